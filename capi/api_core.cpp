@@ -1,0 +1,46 @@
+// Errors, version, CPU features and logging.
+#include "capi/guard.hpp"
+#include "runtime/cpu.hpp"
+#include "runtime/log.hpp"
+
+using skn::capi::guarded;
+
+#define SKN_STR2(x) #x
+#define SKN_STR(x) SKN_STR2(x)
+
+extern "C" {
+
+SKN_API const char* skn_last_error(void) { return skn::last_error_message(); }
+
+SKN_API const char* skn_status_name(skn_status status) { return skn::status_name(status); }
+
+SKN_API unsigned skn_version(void) { return SKN_VERSION_NUMBER; }
+
+SKN_API const char* skn_version_string(void) {
+    return SKN_STR(SKN_VERSION_MAJOR) "." SKN_STR(SKN_VERSION_MINOR) "." SKN_STR(SKN_VERSION_PATCH);
+}
+
+SKN_API skn_isa skn_cpu_isa(void) { return skn::detected_isa(); }
+
+SKN_API const char* skn_isa_name(skn_isa isa) {
+    switch (isa) {
+        case SKN_ISA_SCALAR: return "scalar";
+        case SKN_ISA_AVX2: return "avx2";
+        case SKN_ISA_AVX_VNNI: return "avxvnni";
+        case SKN_ISA_AVX512: return "avx512";
+        case SKN_ISA_AVX512_VNNI: return "avx512vnni";
+        case SKN_ISA_NEON: return "neon";
+        case SKN_ISA_NEON_DOTPROD: return "neondotprod";
+    }
+    return "unknown";
+}
+
+SKN_API skn_status skn_set_log_callback(skn_log_level level, skn_log_fn fn, void* user) {
+    return guarded([&] {
+        if (!skn::set_log_callback(level, fn, user))
+            skn::fail(SKN_E_INVALID_ARGUMENT, "log level {} is not an skn_log_level (use SKN_LOG_TRACE .. SKN_LOG_OFF)",
+                      int(level));
+    });
+}
+
+}  // extern "C"

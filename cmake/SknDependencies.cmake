@@ -1,0 +1,33 @@
+# Every dependency comes from a Debian package (scripts/bootstrap installs them).
+find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+
+# fmt and spdlog are used header-only so libskn gains no run-time dependency on
+# Debian's versioned shared libraries of either.
+find_package(fmt 9 REQUIRED CONFIG)
+find_package(spdlog 1.10 REQUIRED CONFIG)
+add_library(skn_logging_deps INTERFACE)
+target_compile_definitions(skn_logging_deps INTERFACE FMT_HEADER_ONLY SPDLOG_HEADER_ONLY SPDLOG_FMT_EXTERNAL)
+target_include_directories(skn_logging_deps SYSTEM INTERFACE
+  $<TARGET_PROPERTY:fmt::fmt-header-only,INTERFACE_INCLUDE_DIRECTORIES>
+  $<TARGET_PROPERTY:spdlog::spdlog_header_only,INTERFACE_INCLUDE_DIRECTORIES>)
+
+# cpu_features: a static archive; linked privately into libskn.
+find_package(CpuFeatures 0.7 REQUIRED CONFIG)
+
+# libxsmm: static archives without a CMake package. libxsmm needs BLAS symbols
+# (dgemm_/sgemm_); libxsmmnoblas provides stubs so no BLAS is pulled in. Its
+# libxsmm_* symbols stay inside libskn (the version script exports only skn_*).
+pkg_check_modules(XSMM REQUIRED IMPORTED_TARGET libxsmmnoblas)
+find_library(SKN_XSMM_LIB NAMES libxsmm.a xsmm PATHS /usr/lib REQUIRED)
+find_library(SKN_XSMM_NOBLAS_LIB NAMES libxsmmnoblas.a xsmmnoblas PATHS /usr/lib REQUIRED)
+add_library(skn_xsmm INTERFACE)
+target_include_directories(skn_xsmm SYSTEM INTERFACE ${XSMM_INCLUDE_DIRS})
+target_link_libraries(skn_xsmm INTERFACE ${SKN_XSMM_LIB} ${SKN_XSMM_NOBLAS_LIB} Threads::Threads ${CMAKE_DL_LIBS} rt m)
+
+if(SKN_BUILD_TESTS)
+  find_package(GTest REQUIRED CONFIG)
+endif()
+if(SKN_BUILD_BENCH)
+  find_package(benchmark REQUIRED CONFIG)
+endif()

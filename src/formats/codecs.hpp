@@ -1,0 +1,50 @@
+// Per-format decoders and quantizers, one family per source file:
+//   dense.cpp      F32 F16 BF16
+//   legacy.cpp     Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q8_1
+//   k_quants.cpp   Q2_K Q3_K Q4_K Q5_K Q6_K Q8_K
+//   nonlinear.cpp  IQ4_NL IQ4_XS MXFP4 NVFP4
+//   ternary.cpp    TQ1_0 TQ2_0 I2_S
+//   low_bit.cpp    Q1_0 Q2_0
+// Signatures are those of format.hpp's DecodeBlocksFn / QuantizeRowFn.
+#pragma once
+
+#include <cstdint>
+
+namespace skn::codec {
+
+#define SKN_DECLARE_ROW_CODEC(fmt)                                                          \
+    void decode_##fmt(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst); \
+    void quantize_row_##fmt(const float* src, int64_t n, uint8_t* dst);
+
+SKN_DECLARE_ROW_CODEC(f32)
+SKN_DECLARE_ROW_CODEC(f16)
+SKN_DECLARE_ROW_CODEC(bf16)
+SKN_DECLARE_ROW_CODEC(q4_0)
+SKN_DECLARE_ROW_CODEC(q4_1)
+SKN_DECLARE_ROW_CODEC(q5_0)
+SKN_DECLARE_ROW_CODEC(q5_1)
+SKN_DECLARE_ROW_CODEC(q8_0)
+SKN_DECLARE_ROW_CODEC(q8_1)
+SKN_DECLARE_ROW_CODEC(q2_k)
+SKN_DECLARE_ROW_CODEC(q3_k)
+SKN_DECLARE_ROW_CODEC(q4_k)
+SKN_DECLARE_ROW_CODEC(q5_k)
+SKN_DECLARE_ROW_CODEC(q6_k)
+SKN_DECLARE_ROW_CODEC(q8_k)
+SKN_DECLARE_ROW_CODEC(iq4_nl)
+SKN_DECLARE_ROW_CODEC(iq4_xs)
+SKN_DECLARE_ROW_CODEC(mxfp4)
+SKN_DECLARE_ROW_CODEC(nvfp4)
+SKN_DECLARE_ROW_CODEC(tq1_0)
+SKN_DECLARE_ROW_CODEC(tq2_0)
+SKN_DECLARE_ROW_CODEC(q1_0)
+SKN_DECLARE_ROW_CODEC(q2_0)
+
+#undef SKN_DECLARE_ROW_CODEC
+
+// I2_S: the scale is per tensor, so quantization sees the whole tensor.
+void decode_i2_s(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
+void quantize_tensor_i2_s(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst);
+float read_tensor_scale_i2_s(const uint8_t* trailer);
+
+}  // namespace skn::codec

@@ -1,0 +1,83 @@
+// The format table: one row per weight format skn knows to the byte.
+//
+// Nothing in src/formats knows a kernel exists (dependencies point one way:
+// formats <- layout <- kernels <- dispatch <- capi <- tools).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace skn {
+
+// Values are GGUF tensor type ids and never change (same numbers as skn_format).
+enum class FormatId : int32_t {
+    F32 = 0,
+    F16 = 1,
+    Q4_0 = 2,
+    Q4_1 = 3,
+    Q5_0 = 6,
+    Q5_1 = 7,
+    Q8_0 = 8,
+    Q8_1 = 9,
+    Q2_K = 10,
+    Q3_K = 11,
+    Q4_K = 12,
+    Q5_K = 13,
+    Q6_K = 14,
+    Q8_K = 15,
+    IQ4_NL = 20,
+    IQ4_XS = 23,
+    BF16 = 30,
+    TQ1_0 = 34,
+    TQ2_0 = 35,
+    I2_S = 36,
+    MXFP4 = 39,
+    NVFP4 = 40,
+    Q1_0 = 41,
+    Q2_0 = 42,
+};
+
+// Decode `nblocks` consecutive blocks at `src` into nblocks * block_elems floats.
+// `tensor_scale` is the per-tensor scale of formats that have one (I2_S), 1.0f
+// for every other format (which ignore it).
+using DecodeBlocksFn = void (*)(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
+
+// Quantize one row of `n` floats (n a multiple of block_elems, all finite for
+// block formats) into n / block_elems blocks at `dst`.
+using QuantizeRowFn = void (*)(const float* src, int64_t n, uint8_t* dst);
+
+// Quantize a whole row-major tensor, trailer included; only formats whose
+// encoding depends on the whole tensor (I2_S) have one.
+using QuantizeTensorFn = void (*)(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst);
+
+// Read the per-tensor scale from a whole tensor's trailer.
+using ReadTensorScaleFn = float (*)(const uint8_t* trailer);
+
+struct FormatTraits {
+    FormatId id;
+    const char* name;
+    int32_t block_elems;
+    int32_t block_bytes;
+    int32_t tensor_trailer_bytes;  // bytes after the last block of a tensor (I2_S)
+    bool block_quantized;          // false for F32 / F16 / BF16
+    FormatId activation;           // what integer kernels quantize activations to
+    DecodeBlocksFn decode;
+    QuantizeRowFn quantize_row;         // null when quantize_tensor is set
+    QuantizeTensorFn quantize_tensor;   // null unless the encoding is per tensor
+    ReadTensorScaleFn read_tensor_scale;  // null unless the format has a tensor trailer
+
+    double bits_per_weight() const { return double(block_bytes) * 8.0 / double(block_elems); }
+};
+
+// Every format, in increasing id order.
+std::span<const FormatTraits> all_formats();
+
+// The row for `id`, or nullptr for an id skn does not implement.
+const FormatTraits* find_format(int32_t id);
+inline const FormatTraits* find_format(FormatId id) { return find_format(static_cast<int32_t>(id)); }
+
+// Case-insensitive lookup by GGUF name; nullptr when unknown.
+const FormatTraits* find_format_by_name(const char* name);
+
+}  // namespace skn

@@ -1,0 +1,15 @@
+// TEMPORARY placeholder: replaced by the real codecs
+#include <cstdlib>
+#include "formats/codecs.hpp"
+namespace skn::codec {
+void decode_q4_0(const uint8_t*, int64_t, float, float*) { std::abort(); }
+void quantize_row_q4_0(const float*, int64_t, uint8_t*) { std::abort(); }
+void decode_q4_1(const uint8_t*, int64_t, float, float*) { std::abort(); }
+void quantize_row_q4_1(const float*, int64_t, uint8_t*) { std::abort(); }
+void decode_q5_0(const uint8_t*, int64_t, float, float*) { std::abort(); }
+void quantize_row_q5_0(const float*, int64_t, uint8_t*) { std::abort(); }
+void decode_q5_1(const uint8_t*, int64_t, float, float*) { std::abort(); }
+void quantize_row_q5_1(const float*, int64_t, uint8_t*) { std::abort(); }
+void decode_q8_1(const uint8_t*, int64_t, float, float*) { std::abort(); }
+void quantize_row_q8_1(const float*, int64_t, uint8_t*) { std::abort(); }
+}

@@ -1,0 +1,81 @@
+#include "formats/tensor_codec.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "runtime/error.hpp"
+
+namespace skn {
+namespace {
+
+void check_shape(const FormatTraits& f, int64_t rows, int64_t n_per_row) {
+    if (rows <= 0 || n_per_row <= 0)
+        fail(SKN_E_INVALID_ARGUMENT, "shape [{}, {}] is empty or negative: both dimensions must be positive", rows,
+             n_per_row);
+    if (n_per_row % f.block_elems != 0)
+        fail(SKN_E_INVALID_ARGUMENT,
+             "{} packs {} elements per block but a row has {} elements ({} blocks and {} left over); pad each row to "
+             "a multiple of {}",
+             f.name, f.block_elems, n_per_row, n_per_row / f.block_elems, n_per_row % f.block_elems, f.block_elems);
+}
+
+bool mul_overflows(uint64_t a, uint64_t b, uint64_t* out) { return __builtin_mul_overflow(a, b, out); }
+
+}  // namespace
+
+size_t quantized_size(const FormatTraits& f, int64_t rows, int64_t n_per_row) {
+    check_shape(f, rows, n_per_row);
+    uint64_t blocks = 0, bytes = 0;
+    const uint64_t blocks_per_row = uint64_t(n_per_row / f.block_elems);
+    if (mul_overflows(uint64_t(rows), blocks_per_row, &blocks) || mul_overflows(blocks, uint64_t(f.block_bytes), &bytes) ||
+        bytes > std::numeric_limits<size_t>::max() - uint64_t(f.tensor_trailer_bytes))
+        fail(SKN_E_INVALID_ARGUMENT, "a [{}, {}] {} tensor does not fit in memory (its byte size overflows 64 bits)",
+             rows, n_per_row, f.name);
+    return size_t(bytes) + size_t(f.tensor_trailer_bytes);
+}
+
+void quantize_tensor(const FormatTraits& f, const float* src, int64_t rows, int64_t n_per_row, void* dst,
+                     size_t dst_size) {
+    if (src == nullptr || dst == nullptr) fail(SKN_E_INVALID_ARGUMENT, "src and dst must not be NULL");
+    const size_t need = quantized_size(f, rows, n_per_row);
+    if (dst_size < need)
+        fail(SKN_E_BUFFER_TOO_SMALL, "a [{}, {}] {} tensor needs {} bytes but dst has {}", rows, n_per_row, f.name,
+             need, dst_size);
+    if (f.block_quantized) {
+        // No block format can represent NaN or infinity; the reference
+        // quantizers turn them into garbage, so refuse them by position.
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < n_per_row; ++c)
+                if (!std::isfinite(src[r * n_per_row + c]))
+                    fail(SKN_E_INVALID_ARGUMENT,
+                         "element [{}, {}] is {}: {} cannot represent non-finite values; clean the input first", r, c,
+                         src[r * n_per_row + c], f.name);
+    }
+    auto* out = static_cast<uint8_t*>(dst);
+    if (f.quantize_tensor != nullptr) {
+        f.quantize_tensor(src, rows, n_per_row, out);
+        return;
+    }
+    const size_t row_bytes = size_t(n_per_row / f.block_elems) * size_t(f.block_bytes);
+    for (int64_t r = 0; r < rows; ++r) f.quantize_row(src + r * n_per_row, n_per_row, out + size_t(r) * row_bytes);
+}
+
+void dequantize_tensor(const FormatTraits& f, const void* src, size_t src_size, int64_t rows, int64_t n_per_row,
+                       float* dst, size_t dst_count) {
+    if (src == nullptr || dst == nullptr) fail(SKN_E_INVALID_ARGUMENT, "src and dst must not be NULL");
+    const size_t need = quantized_size(f, rows, n_per_row);
+    if (src_size < need)
+        fail(SKN_E_BUFFER_TOO_SMALL, "a [{}, {}] {} tensor is {} bytes but src has only {}", rows, n_per_row, f.name,
+             need, src_size);
+    const uint64_t elems = uint64_t(rows) * uint64_t(n_per_row);  // cannot overflow: need did not
+    if (dst_count < elems)
+        fail(SKN_E_BUFFER_TOO_SMALL, "a [{}, {}] tensor decodes to {} floats but dst has room for {}", rows, n_per_row,
+             elems, dst_count);
+    const auto* in = static_cast<const uint8_t*>(src);
+    const int64_t blocks_per_row = n_per_row / f.block_elems;
+    const size_t row_bytes = size_t(blocks_per_row) * size_t(f.block_bytes);
+    const float scale = f.read_tensor_scale != nullptr ? f.read_tensor_scale(in + need - f.tensor_trailer_bytes) : 1.0f;
+    for (int64_t r = 0; r < rows; ++r) f.decode(in + size_t(r) * row_bytes, blocks_per_row, scale, dst + r * n_per_row);
+}
+
+}  // namespace skn

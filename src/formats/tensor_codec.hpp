@@ -1,0 +1,21 @@
+// Whole-tensor quantize / dequantize over the format table, with every size
+// checked. Throws skn::Error with a message that names what was wrong.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "formats/format.hpp"
+
+namespace skn {
+
+// Bytes of a row-major [rows, n_per_row] tensor in `f`, trailer included.
+size_t quantized_size(const FormatTraits& f, int64_t rows, int64_t n_per_row);
+
+void quantize_tensor(const FormatTraits& f, const float* src, int64_t rows, int64_t n_per_row, void* dst,
+                     size_t dst_size);
+
+void dequantize_tensor(const FormatTraits& f, const void* src, size_t src_size, int64_t rows, int64_t n_per_row,
+                       float* dst, size_t dst_count);
+
+}  // namespace skn

@@ -1,0 +1,193 @@
+/* The C API from C: every function, every error path. Compiled as C11. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "skn/skn.h"
+
+static int g_failures = 0;
+static int g_checks = 0;
+
+#define CHECK(cond)                                                              \
+    do {                                                                         \
+        ++g_checks;                                                              \
+        if (!(cond)) {                                                           \
+            ++g_failures;                                                        \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                        \
+    } while (0)
+
+static int message_contains(const char* needle) {
+    const char* msg = skn_last_error();
+    if (msg[0] == 0) return 0;
+    return needle == NULL || strstr(msg, needle) != NULL;
+}
+
+/* A failing call must return `expected` and leave a non-empty message that
+ * contains `needle` (when given). */
+#define CHECK_ERROR(call, expected, needle)                                                   \
+    do {                                                                                      \
+        skn_status s_ = (call);                                                               \
+        ++g_checks;                                                                           \
+        if (s_ != (expected)) {                                                               \
+            ++g_failures;                                                                     \
+            fprintf(stderr, "%s:%d: %s returned %s, expected %s (%s)\n", __FILE__, __LINE__, #call, \
+                    skn_status_name(s_), skn_status_name(expected), skn_last_error());        \
+        } else if (!message_contains(needle)) {                                               \
+            ++g_failures;                                                                     \
+            fprintf(stderr, "%s:%d: %s: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, #call, \
+                    skn_last_error(), (needle) ? (needle) : "");                              \
+        }                                                                                     \
+    } while (0)
+
+static void test_version_and_errors(void) {
+    CHECK(skn_version() == SKN_VERSION_NUMBER);
+    char expect[32];
+    snprintf(expect, sizeof expect, "%d.%d.%d", SKN_VERSION_MAJOR, SKN_VERSION_MINOR, SKN_VERSION_PATCH);
+    CHECK(strcmp(skn_version_string(), expect) == 0);
+    CHECK(strcmp(skn_status_name(SKN_OK), "SKN_OK") == 0);
+    CHECK(strcmp(skn_status_name(SKN_E_BUFFER_TOO_SMALL), "SKN_E_BUFFER_TOO_SMALL") == 0);
+    CHECK(strcmp(skn_status_name((skn_status)1234), "unknown status") == 0);
+    CHECK(skn_last_error() != NULL);
+}
+
+static void test_formats(void) {
+    skn_format_props p;
+    memset(&p, 0, sizeof p);
+    p.struct_size = sizeof p;
+    CHECK(skn_format_info(SKN_FORMAT_Q4_K, &p) == SKN_OK);
+    CHECK(skn_last_error()[0] == 0);
+    CHECK(strcmp(p.name, "Q4_K") == 0);
+    CHECK(p.block_elems == 256 && p.block_bytes == 144 && p.is_block_quantized == 1);
+    CHECK(p.activation_format == SKN_FORMAT_Q8_K);
+    CHECK(p.bits_per_weight == 4.5);
+    CHECK(skn_format_info(SKN_FORMAT_I2_S, &p) == SKN_OK && p.tensor_trailer_bytes > 0);
+    CHECK(skn_format_info(SKN_FORMAT_BF16, &p) == SKN_OK && p.is_block_quantized == 0 && p.block_elems == 1);
+
+    CHECK_ERROR(skn_format_info(SKN_FORMAT_Q4_K, NULL), SKN_E_INVALID_ARGUMENT, "props");
+    CHECK_ERROR(skn_format_info((skn_format)4, &p), SKN_E_UNKNOWN_FORMAT, "4");
+    CHECK_ERROR(skn_format_info((skn_format)-7, &p), SKN_E_UNKNOWN_FORMAT, "-7");
+    skn_format_props small;
+    memset(&small, 0, sizeof small);
+    small.struct_size = 8;
+    CHECK_ERROR(skn_format_info(SKN_FORMAT_Q4_0, &small), SKN_E_INVALID_ARGUMENT, "struct_size");
+
+    const int32_t n = skn_format_count();
+    CHECK(n == 24);
+    int32_t prev = -1;
+    for (int32_t i = 0; i < n; ++i) {
+        const int32_t id = skn_format_at(i);
+        CHECK(id > prev);
+        prev = id;
+        CHECK(skn_format_info((skn_format)id, &p) == SKN_OK);
+    }
+    CHECK(skn_format_at(-1) == -1);
+    CHECK(skn_format_at(n) == -1);
+
+    skn_format f = SKN_FORMAT_F32;
+    CHECK(skn_format_from_name("iq4_nl", &f) == SKN_OK && f == SKN_FORMAT_IQ4_NL);
+    CHECK(skn_format_from_name("Q6_K", &f) == SKN_OK && f == SKN_FORMAT_Q6_K);
+    CHECK_ERROR(skn_format_from_name("Q7_K", &f), SKN_E_UNKNOWN_FORMAT, "Q7_K");
+    CHECK_ERROR(skn_format_from_name(NULL, &f), SKN_E_INVALID_ARGUMENT, "name");
+    CHECK_ERROR(skn_format_from_name("Q4_0", NULL), SKN_E_INVALID_ARGUMENT, "format");
+}
+
+static void test_quantize_roundtrip(void) {
+    enum { rows = 4, cols = 768 };
+    static float w[rows * cols], back[rows * cols];
+    for (int i = 0; i < rows * cols; ++i) w[i] = sinf((float)i * 0.37f) * (1.0f + (float)(i % 5));
+
+    size_t bytes = 0;
+    CHECK(skn_quantized_size(SKN_FORMAT_Q4_0, rows, cols, &bytes) == SKN_OK && bytes == (size_t)rows * 24 * 18);
+    CHECK_ERROR(skn_quantized_size(SKN_FORMAT_Q4_0, rows, cols, NULL), SKN_E_INVALID_ARGUMENT, "out_bytes");
+    CHECK_ERROR(skn_quantized_size(SKN_FORMAT_Q4_K, rows, 100, &bytes), SKN_E_INVALID_ARGUMENT, "256");
+    CHECK_ERROR(skn_quantized_size(SKN_FORMAT_Q4_K, 0, 256, &bytes), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_quantized_size((skn_format)99, 1, 256, &bytes), SKN_E_UNKNOWN_FORMAT, "99");
+
+    for (int32_t i = 0; i < skn_format_count(); ++i) {
+        const skn_format f = (skn_format)skn_format_at(i);
+        CHECK(skn_quantized_size(f, rows, cols, &bytes) == SKN_OK);
+        unsigned char* q = malloc(bytes);
+        CHECK(q != NULL);
+        if (!q) return;
+        CHECK(skn_quantize(f, w, rows, cols, q, bytes) == SKN_OK);
+        CHECK(skn_dequantize(f, q, bytes, rows, cols, back, rows * cols) == SKN_OK);
+        double e2 = 0, s2 = 0;
+        for (int k = 0; k < rows * cols; ++k) {
+            e2 += ((double)back[k] - w[k]) * ((double)back[k] - w[k]);
+            s2 += (double)w[k] * w[k];
+        }
+        /* Every format keeps the signal (ternary/binary ones coarsely). */
+        CHECK(e2 < s2);
+        free(q);
+    }
+
+    unsigned char q8[4 * 24 * 34];
+    CHECK_ERROR(skn_quantize(SKN_FORMAT_Q8_0, NULL, rows, cols, q8, sizeof q8), SKN_E_INVALID_ARGUMENT, "src");
+    CHECK_ERROR(skn_quantize(SKN_FORMAT_Q8_0, w, rows, cols, NULL, sizeof q8), SKN_E_INVALID_ARGUMENT, "dst");
+    CHECK_ERROR(skn_quantize((skn_format)5, w, rows, cols, q8, sizeof q8), SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK_ERROR(skn_quantize(SKN_FORMAT_Q8_0, w, rows, 33, q8, sizeof q8), SKN_E_INVALID_ARGUMENT, "33");
+    memset(q8, 0x5a, sizeof q8);
+    CHECK_ERROR(skn_quantize(SKN_FORMAT_Q8_0, w, rows, cols, q8, sizeof q8 - 1), SKN_E_BUFFER_TOO_SMALL, "3264");
+    int untouched = 1;
+    for (size_t k = 0; k < sizeof q8; ++k) untouched &= q8[k] == 0x5a;
+    CHECK(untouched);
+    float bad[64];
+    for (int k = 0; k < 64; ++k) bad[k] = 1.0f;
+    bad[40] = NAN;
+    CHECK_ERROR(skn_quantize(SKN_FORMAT_Q8_0, bad, 1, 64, q8, sizeof q8), SKN_E_INVALID_ARGUMENT, "[0, 40]");
+
+    CHECK(skn_quantize(SKN_FORMAT_Q8_0, w, rows, cols, q8, sizeof q8) == SKN_OK);
+    CHECK_ERROR(skn_dequantize(SKN_FORMAT_Q8_0, NULL, sizeof q8, rows, cols, back, rows * cols), SKN_E_INVALID_ARGUMENT, "src");
+    CHECK_ERROR(skn_dequantize(SKN_FORMAT_Q8_0, q8, sizeof q8, rows, cols, NULL, rows * cols), SKN_E_INVALID_ARGUMENT, "dst");
+    CHECK_ERROR(skn_dequantize(SKN_FORMAT_Q8_0, q8, sizeof q8 - 1, rows, cols, back, rows * cols), SKN_E_BUFFER_TOO_SMALL, NULL);
+    CHECK_ERROR(skn_dequantize(SKN_FORMAT_Q8_0, q8, sizeof q8, rows, cols, back, rows * cols - 1), SKN_E_BUFFER_TOO_SMALL, NULL);
+    CHECK_ERROR(skn_dequantize(SKN_FORMAT_Q8_0, q8, sizeof q8, rows, 31, back, rows * cols), SKN_E_INVALID_ARGUMENT, "31");
+    CHECK_ERROR(skn_dequantize((skn_format)1000, q8, sizeof q8, rows, cols, back, rows * cols), SKN_E_UNKNOWN_FORMAT, NULL);
+}
+
+static void test_cpu(void) {
+    const skn_isa isa = skn_cpu_isa();
+    CHECK(strcmp(skn_isa_name(isa), "unknown") != 0);
+    CHECK(strcmp(skn_isa_name(SKN_ISA_AVX512_VNNI), "avx512vnni") == 0);
+    CHECK(strcmp(skn_isa_name((skn_isa)77), "unknown") == 0);
+}
+
+struct log_capture {
+    int count;
+    char last[256];
+};
+
+static void on_log(skn_log_level level, const char* message, void* user) {
+    struct log_capture* c = (struct log_capture*)user;
+    (void)level;
+    c->count++;
+    snprintf(c->last, sizeof c->last, "%s", message);
+}
+
+static void test_logging(void) {
+    struct log_capture cap = {0, ""};
+    CHECK(skn_set_log_callback(SKN_LOG_DEBUG, on_log, &cap) == SKN_OK);
+    size_t bytes;
+    /* A failing call logs its error at debug level. */
+    CHECK(skn_quantized_size((skn_format)3000, 1, 1, &bytes) == SKN_E_UNKNOWN_FORMAT);
+    CHECK(cap.count >= 1);
+    CHECK(strstr(cap.last, "3000") != NULL);
+    CHECK(skn_set_log_callback(SKN_LOG_OFF, NULL, NULL) == SKN_OK);
+    const int before = cap.count;
+    CHECK(skn_quantized_size((skn_format)3000, 1, 1, &bytes) == SKN_E_UNKNOWN_FORMAT);
+    CHECK(cap.count == before);
+    CHECK_ERROR(skn_set_log_callback((skn_log_level)9, on_log, &cap), SKN_E_INVALID_ARGUMENT, "level");
+}
+
+int main(void) {
+    test_version_and_errors();
+    test_formats();
+    test_quantize_roundtrip();
+    test_cpu();
+    test_logging();
+    printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
+    return g_failures == 0 ? 0 : 1;
+}

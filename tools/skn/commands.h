@@ -1,0 +1,7 @@
+/* The skn program's sub-commands. */
+#ifndef SKN_TOOL_COMMANDS_H
+#define SKN_TOOL_COMMANDS_H
+
+int skn_cmd_demo(int argc, char** argv);
+
+#endif
