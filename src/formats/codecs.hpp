@@ -3,7 +3,8 @@
 //   legacy.cpp     Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q8_1
 //   k_quants.cpp   Q2_K Q3_K Q4_K Q5_K Q6_K Q8_K
 //   nonlinear.cpp  IQ4_NL IQ4_XS MXFP4 NVFP4
-//   ternary.cpp    TQ1_0 TQ2_0 I2_S
+//   ternary.cpp    TQ1_0 TQ2_0
+//   i2_s.cpp       I2_S (BitNet b1.58, x86 layout)
 //   low_bit.cpp    Q1_0 Q2_0
 // Signatures are those of format.hpp's DecodeBlocksFn / QuantizeRowFn.
 #pragma once

@@ -11,12 +11,14 @@ namespace skn {
 inline uint32_t f32_bits(float f) { return std::bit_cast<uint32_t>(f); }
 inline float f32_from_bits(uint32_t u) { return std::bit_cast<float>(u); }
 
-// binary16 -> float32, exact for every input (subnormals, infinities, NaN payloads).
+// binary16 -> float32, exact for every finite input and infinities. A NaN
+// keeps its payload and comes out quiet, as a hardware conversion (and the
+// GGUF reference decoder) delivers it.
 inline float fp16_to_f32(uint16_t h) {
     const uint32_t sign = uint32_t(h & 0x8000u) << 16;
     const uint32_t exp = (h >> 10) & 0x1fu;
     uint32_t mant = h & 0x3ffu;
-    if (exp == 0x1f) return f32_from_bits(sign | 0x7f800000u | (mant << 13));
+    if (exp == 0x1f) return f32_from_bits(sign | 0x7f800000u | (mant << 13) | (mant != 0 ? 0x400000u : 0u));
     if (exp != 0) return f32_from_bits(sign | ((exp + 112u) << 23) | (mant << 13));
     if (mant == 0) return f32_from_bits(sign);
     // Subnormal: normalise the mantissa into a float32 normal.

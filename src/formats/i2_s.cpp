@@ -1,0 +1,66 @@
+// I2_S: BitNet b1.58's ternary format as bitnet.cpp writes it on x86 (its
+// default ACT_PARALLEL build). 128 elements per 32-byte block, four 2-bit
+// codes per byte, and ONE float32 scale for the whole tensor after the last
+// block, in a 32-byte trailer. See docs/formats/ternary.md for the sources.
+#include <cmath>
+#include <cstring>
+
+#include "formats/codecs.hpp"
+#include "formats/half.hpp"
+
+namespace skn::codec {
+
+namespace {
+
+constexpr int kBlockElems = 128;
+constexpr int kBlockBytes = 32;
+constexpr int kTrailerBytes = 32;  // float32 scale, then 28 bytes nobody reads
+
+// Code -> multiple of the scale. bitnet.cpp's dequantizer maps the unused
+// code 3 to 0, not to +2 as (code - 1) would.
+constexpr float kCodeValue[4] = {-1.0f, 0.0f, 1.0f, 0.0f};
+
+// Element i of a block sits in byte i % 32 at bits 7-2g..6-2g, g = i / 32:
+// the four 32-element quarters of a block share each byte, first quarter on top.
+int code_shift(int i) { return 6 - 2 * (i / 32); }
+
+// bitnet.cpp's code of one weight. It is a sign quantizer: it expects weights
+// that are already ternary {-s, 0, +s} (BitNet's training-time weight_quant
+// ran before export) and maps anything within 1e-6 of zero to 0, everything
+// else to its sign. The comparison is in double, as bitnet.cpp does it.
+uint8_t ternary_code(float w) {
+    const double v = double(w);
+    if (std::fabs(v) < 1e-6) return 1;
+    return v > 0.0 ? 2 : 0;
+}
+
+}  // namespace
+
+void decode_i2_s(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst) {
+    for (int64_t b = 0; b < nblocks; ++b, src += kBlockBytes, dst += kBlockElems)
+        for (int i = 0; i < kBlockElems; ++i)
+            dst[i] = tensor_scale * kCodeValue[(src[i % 32] >> code_shift(i)) & 3];
+}
+
+void quantize_tensor_i2_s(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst) {
+    const int64_t n = rows * n_per_row;  // a multiple of 128: every row is whole blocks
+    // The scale is max |w| over the whole tensor (taken in double, exact for
+    // floats), so ternary input {-s, 0, +s} decodes back to itself.
+    double amax = 0.0;
+    for (int64_t i = 0; i < n; ++i) amax = std::fmax(amax, std::fabs(double(src[i])));
+
+    uint8_t* block = dst;
+    for (int64_t b = 0; b < n / kBlockElems; ++b, src += kBlockElems, block += kBlockBytes) {
+        std::memset(block, 0, kBlockBytes);
+        for (int i = 0; i < kBlockElems; ++i)
+            block[i % 32] = uint8_t(block[i % 32] | (ternary_code(src[i]) << code_shift(i)));
+    }
+    // bitnet.cpp leaves the 28 bytes after the scale unwritten; zero them so
+    // our output is deterministic (its Python writers zero them too).
+    std::memset(block, 0, kTrailerBytes);
+    store_f32le(block, float(amax));
+}
+
+float read_tensor_scale_i2_s(const uint8_t* trailer) { return load_f32le(trailer); }
+
+}  // namespace skn::codec
