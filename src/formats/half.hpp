@@ -1,5 +1,5 @@
-// Scalar conversions between float32 and the small float encodings blocks use
-// for their scales: IEEE binary16, bfloat16, E8M0 and UE4M3 (OCP microscaling).
+// Scalar conversions between float32 and IEEE binary16 / bfloat16, and
+// little-endian loads and stores. (E8M0 and UE4M3 are in microscaling.hpp.)
 #pragma once
 
 #include <bit>

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "formats/codecs.hpp"
+#include "formats/float_to_int.hpp"
 #include "formats/half.hpp"
 
 namespace skn::codec {
@@ -26,7 +27,9 @@ void quantize_row_q8_0(const float* src, int64_t n, uint8_t* dst) {
         const float d = amax / 127.0f;
         const float inv = d != 0.0f ? 1.0f / d : 0.0f;
         store_fp16(dst, d);
-        for (int i = 0; i < kQK; ++i) dst[2 + i] = uint8_t(int8_t(std::roundf(src[i] * inv)));
+        // roundf of an overflowed product is +-inf or NaN: convert as the
+        // reference's x86 build does instead of relying on undefined behaviour.
+        for (int i = 0; i < kQK; ++i) dst[2 + i] = low_byte(truncate_like_x86(std::roundf(src[i] * inv)));
     }
 }
 
