@@ -2,22 +2,15 @@
 #include <cstddef>
 
 #include "capi/guard.hpp"
+#include "capi/handles.hpp"
 #include "formats/format.hpp"
 #include "formats/tensor_codec.hpp"
 
 using skn::capi::guarded;
 using skn::capi::require_non_null;
 
-namespace {
 
-const skn::FormatTraits& lookup(skn_format format) {
-    const skn::FormatTraits* f = skn::find_format(static_cast<int32_t>(format));
-    if (f == nullptr)
-        skn::fail(SKN_E_UNKNOWN_FORMAT,
-                  "format id {} is not one skn implements (skn_format_count()/skn_format_at() list those it does)",
-                  int(format));
-    return *f;
-}
+namespace {
 
 constexpr size_t kPropsV1Size = offsetof(skn_format_props, bits_per_weight) + sizeof(double);
 
@@ -32,7 +25,7 @@ SKN_API skn_status skn_format_info(skn_format format, skn_format_props* props) {
             skn::fail(SKN_E_INVALID_ARGUMENT,
                       "props->struct_size is {} but must be at least {}: set it to sizeof(skn_format_props)",
                       props->struct_size, kPropsV1Size);
-        const skn::FormatTraits& f = lookup(format);
+        const skn::FormatTraits& f = skn::capi::lookup_format(format);
         props->name = f.name;
         props->block_elems = f.block_elems;
         props->block_bytes = f.block_bytes;
@@ -64,7 +57,7 @@ SKN_API skn_status skn_format_from_name(const char* name, skn_format* format) {
 SKN_API skn_status skn_quantized_size(skn_format format, int64_t n_rows, int64_t n_per_row, size_t* out_bytes) {
     return guarded([&] {
         require_non_null(out_bytes, "out_bytes");
-        *out_bytes = skn::quantized_size(lookup(format), n_rows, n_per_row);
+        *out_bytes = skn::quantized_size(skn::capi::lookup_format(format), n_rows, n_per_row);
     });
 }
 
@@ -73,7 +66,7 @@ SKN_API skn_status skn_quantize(skn_format format, const float* src, int64_t n_r
     return guarded([&] {
         require_non_null(src, "src");
         require_non_null(dst, "dst");
-        skn::quantize_tensor(lookup(format), src, n_rows, n_per_row, dst, dst_size);
+        skn::quantize_tensor(skn::capi::lookup_format(format), src, n_rows, n_per_row, dst, dst_size);
     });
 }
 
@@ -82,7 +75,7 @@ SKN_API skn_status skn_dequantize(skn_format format, const void* src, size_t src
     return guarded([&] {
         require_non_null(src, "src");
         require_non_null(dst, "dst");
-        skn::dequantize_tensor(lookup(format), src, src_size, n_rows, n_per_row, dst, dst_count);
+        skn::dequantize_tensor(skn::capi::lookup_format(format), src, src_size, n_rows, n_per_row, dst, dst_count);
     });
 }
 

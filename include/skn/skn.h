@@ -22,7 +22,12 @@
  *   2. Formats
  *   3. Quantize and dequantize
  *   4. CPU features
- *   5. Logging
+ *   5. Scopes and views: packed weights and their block order
+ *   6. Prepack and byte relayout
+ *   7. Fixtures: bytes to test converters and kernels against
+ *   8. GGUF files
+ *   9. Context and matmul_wt
+ *  10. Logging
  *
  * The normative description of the byte layouts is docs/formats.md.
  */
@@ -194,7 +199,344 @@ SKN_API skn_isa skn_cpu_isa(void);
 /* The lower-case name of a tier ("avx512vnni"), or "unknown". */
 SKN_API const char* skn_isa_name(skn_isa isa);
 
-/* ===== 5. Logging ========================================================= */
+/* ===== 5. Scopes and views: packed weights and their block order ========= */
+/* A weight [out, in] in a block format is a grid of out x (in / block_elems)
+ * blocks. Files, quantizers and the ternary codec hold it ROW_MAJOR: block
+ * (o, b) at flat index o * blocks_per_row + b. Packed kernels read it
+ * INPUT_BLOCK_MAJOR: block (o, b) at b * out + o. A view carries its order in
+ * its layout's strides, so every operation below means the same matrix in
+ * either order (docs/packed-weight-layout.md, rules 1-4). The block axis is
+ * always the last dimension of a packed view. */
+
+typedef enum skn_block_order {
+    SKN_ORDER_ROW_MAJOR = 0,        /* canonical: what files hold; block (o, b) at o * blocks_per_row + b */
+    SKN_ORDER_INPUT_BLOCK_MAJOR = 1 /* kernel order: block (o, b) at b * out + o */
+} skn_block_order;
+
+/* How a view's bytes are laid out, as kernels are selected by it. */
+typedef enum skn_layout_class {
+    SKN_LAYOUT_CONTIGUOUS = 0,          /* dense, row-major, no gaps */
+    SKN_LAYOUT_STRIDED = 1,             /* dense, any strides (after transpose or narrow) */
+    SKN_LAYOUT_BLOCKED_ROW_MAJOR = 2,   /* block format, ROW_MAJOR order */
+    SKN_LAYOUT_BLOCKED_INPUT_MAJOR = 3  /* block format, INPUT_BLOCK_MAJOR order */
+} skn_layout_class;
+
+/* An arena. Prepacked copies (and later, scratch) are allocated in a scope.
+ * Bytes allocated in a scope stay valid while the scope or any view over them
+ * is alive: destroying the scope releases its own hold, and the memory is
+ * freed when the last view over it is released too, so a view never dangles.
+ * A scope may be used from several threads at once. */
+typedef struct skn_scope skn_scope;
+
+/* A layout (format, shape, block grid strides and offset, block order) over
+ * bytes it borrows (skn_view_from_bytes: the caller keeps them alive and
+ * unchanged) or shares with a scope (skn_view_prepack). Views are immutable
+ * and reference-counted: every function that returns a view handle returns
+ * a reference the caller must give back with skn_view_release exactly once,
+ * even when the handle equals one it already holds. A view may be read from
+ * several threads at once. */
+typedef struct skn_view skn_view;
+
+/* Create an empty scope. Returns SKN_OK; SKN_E_INVALID_ARGUMENT (out NULL);
+ * SKN_E_OUT_OF_MEMORY. */
+SKN_API skn_status skn_scope_create(skn_scope** out);
+
+/* Release the caller's hold on a scope (NULL is ignored). Memory still used
+ * by views is freed when those views are released. */
+SKN_API void skn_scope_destroy(skn_scope* scope);
+
+/* Total bytes ever allocated in `scope` (a prepack that copies adds its byte
+ * count; one that copies nothing adds 0). Returns SKN_OK or
+ * SKN_E_INVALID_ARGUMENT. */
+SKN_API skn_status skn_scope_allocated(const skn_scope* scope, uint64_t* out_bytes);
+
+/* Wrap `nbytes` at `data` as a view of `rank` (1..4) dimensions `shape`,
+ * labelled row-major with the block axis last (a weight is [out, in]), in
+ * block order `order`. The caller states the order; skn never guesses it.
+ * The bytes are borrowed: keep them alive and unchanged while any view over
+ * them exists. Only sizes are checked, not contents.
+ * Dense formats (F32, F16, BF16) take order SKN_ORDER_ROW_MAJOR only.
+ * I2_S bytes include the per-tensor trailer after the codes.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL pointers, rank outside 1..4, a
+ * dimension <= 0, the last dimension not a multiple of the block size,
+ * nbytes smaller than the layout needs: the message gives both sizes, an
+ * order that is not an skn_block_order); SKN_E_UNKNOWN_FORMAT. */
+SKN_API skn_status skn_view_from_bytes(const void* data, size_t nbytes, skn_format format, const int64_t* shape,
+                                       int rank, skn_block_order order, skn_view** out);
+
+/* Take an extra reference to a view (returns `view`), and give one back
+ * (NULL is ignored). The view is freed with its last reference. */
+SKN_API skn_view* skn_view_retain(skn_view* view);
+SKN_API void skn_view_release(skn_view* view);
+
+/* A one-line description, e.g.
+ * "Q4_K [4, 768] BLOCKED_INPUT_MAJOR order=INPUT_BLOCK_MAJOR grid=[4, 3] strides=[1, 4] offset=0 (borrowed)".
+ * Owned by the view: valid until its last release. NULL view gives "(null)". */
+SKN_API const char* skn_view_describe(const skn_view* view);
+
+/* Properties. On a NULL view: order ROW_MAJOR, class CONTIGUOUS, format -1,
+ * rank 0; skn_view_shape returns SKN_E_INVALID_ARGUMENT. */
+SKN_API skn_block_order skn_view_order(const skn_view* view);
+SKN_API skn_layout_class skn_view_layout_class(const skn_view* view);
+SKN_API skn_format skn_view_format(const skn_view* view);
+SKN_API int skn_view_rank(const skn_view* view);
+/* Copy the view's shape (rank values) into shape[0..3]. */
+SKN_API skn_status skn_view_shape(const skn_view* view, int64_t shape[4]);
+
+/* A view of indices [start, start + length) along `dim`, sharing the bytes.
+ * On the block axis of a packed view start and length must be multiples of
+ * the block size (a block cannot be split). The order is kept.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (dim out of range, the range outside
+ * the dimension, an unaligned range on the block axis: the message names the
+ * block size and the nearest aligned range). */
+SKN_API skn_status skn_view_narrow(const skn_view* view, int dim, int64_t start, int64_t length, skn_view** out);
+
+/* Swap two dimensions (metadata only; no byte moves). Dense views only: a
+ * packed weight cannot be transposed because its blocks run along the input
+ * axis; to compute x * W^T use skn_matmul_wt, which reads W as stored.
+ * Returns SKN_OK; SKN_E_UNSUPPORTED (packed view: the message names
+ * skn_matmul_wt); SKN_E_INVALID_ARGUMENT (dims out of range). */
+SKN_API skn_status skn_view_transpose(const skn_view* view, int dim0, int dim1, skn_view** out);
+
+/* Insert a dimension of extent 1 before position `dim` (0..rank; on a packed
+ * view 0..rank-1, since the block axis stays last). The order is kept.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (rank already 4, dim out of range). */
+SKN_API skn_status skn_view_unsqueeze(const skn_view* view, int dim, skn_view** out);
+
+/* The element at `indices` (rank values, in the view's labelling), decoded
+ * through the layout: the same number in either block order.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, wrong rank, index out of range). */
+SKN_API skn_status skn_view_get(const skn_view* view, const int64_t* indices, int rank, float* out);
+
+/* Decode the whole view to row-major floats (its shape's element count) in
+ * `dst`, reading blocks through the layout: the same floats in either order.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT; SKN_E_BUFFER_TOO_SMALL (dst_count
+ * below the element count; both are in the message). */
+SKN_API skn_status skn_view_to_float(const skn_view* view, float* dst, size_t dst_count);
+
+/* ===== 6. Prepack and byte relayout ======================================= */
+/* The only ways blocks change place (rule 3: a conversion is visible). */
+
+/* Kinds of trace event. */
+typedef enum skn_trace_kind {
+    SKN_TRACE_ADAPTER = 0,  /* bytes were converted from one block order to another */
+    SKN_TRACE_KERNEL = 1,   /* a kernel ran: its name, ISA, layout class, shape and time */
+    SKN_TRACE_FALLBACK = 2  /* the reference kernel ran although the ISA cap allowed SIMD: what was wanted, what ran, why */
+} skn_trace_kind;
+
+/* One trace event. Strings are valid only during the callback. */
+typedef struct skn_trace_event {
+    size_t struct_size;           /* sizeof(skn_trace_event) of the library that emitted it */
+    skn_trace_kind kind;
+    const char* name;             /* ADAPTER: "prepack"; KERNEL/FALLBACK: a kernel name */
+    const char* detail;           /* human-readable: what moved, or why a fallback happened */
+    skn_format format;
+    skn_block_order from_order;   /* ADAPTER: the order converted from */
+    skn_block_order to_order;     /* ADAPTER: the order converted to */
+    uint64_t bytes;               /* ADAPTER: bytes copied */
+    int64_t nanoseconds;          /* time the work took */
+    skn_isa isa;                  /* KERNEL/FALLBACK: the ISA of the kernel that ran */
+    int32_t layout_class;         /* KERNEL/FALLBACK: the weight's skn_layout_class */
+    int64_t n, out, in;           /* KERNEL/FALLBACK: the shape: x [n, in], W [out, in] */
+} skn_trace_event;
+
+/* Receives trace events; called on the thread doing the work. */
+typedef void (*skn_trace_fn)(const skn_trace_event* event, void* user);
+
+/* Return `view` in block order `order`.
+ * Same order: *out is `view` itself (one more reference): nothing is copied,
+ * allocated or traced. Otherwise the blocks are copied into `scope` in the
+ * new order, one SKN_TRACE_ADAPTER event with the byte count is sent to
+ * `trace` (if not NULL), and *out is a new view over the copy. A narrowed or
+ * unsqueezed packed view is packed densely in the new order.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL view/out, NULL scope when a
+ * copy is needed, an order that is not an skn_block_order);
+ * SKN_E_UNSUPPORTED (a dense view: block order applies to block formats);
+ * SKN_E_OUT_OF_MEMORY. */
+SKN_API skn_status skn_view_prepack(const skn_view* view, skn_block_order order, skn_scope* scope,
+                                    skn_trace_fn trace, void* user, skn_view** out);
+
+/* Byte-level twins of prepack for converters holding raw bytes: copy a
+ * [rows, blocks_per_row] block grid of `format` from ROW_MAJOR `src` to
+ * INPUT_BLOCK_MAJOR `dst` (to_kernel_order), or back (to_canonical_order).
+ * The two are exact inverses. For I2_S the per-tensor trailer is copied
+ * unchanged after the blocks. src and dst must not overlap.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL pointers, rows or
+ * blocks_per_row <= 0, overlapping buffers, a dense format);
+ * SKN_E_UNKNOWN_FORMAT; SKN_E_BUFFER_TOO_SMALL (src_size or dst_size below
+ * the tensor's size: the message gives the needed and given byte counts). */
+SKN_API skn_status skn_packed_to_kernel_order(skn_format format, const void* src, size_t src_size, void* dst,
+                                              size_t dst_size, int64_t rows, int64_t blocks_per_row);
+SKN_API skn_status skn_packed_to_canonical_order(skn_format format, const void* src, size_t src_size, void* dst,
+                                                 size_t dst_size, int64_t rows, int64_t blocks_per_row);
+
+/* The orientation guard. A weight for skn_matmul_wt is [out, in] with its
+ * blocks along `in`. Refuses a shape whose first dimension is a multiple of
+ * the block size while the second is not (it looks like [in, out]: label it
+ * [out, in], e.g. open GGUF files with SKN_GGUF_OUT_IN), and any `in` that is
+ * not a multiple of the block size. Stays quiet when both are aligned (it
+ * cannot tell) and for dense formats.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (the message contains
+ * "looks like [in, out]" for the swapped case); SKN_E_UNKNOWN_FORMAT. */
+SKN_API skn_status skn_require_out_in(int64_t rows, int64_t in, skn_format format);
+
+/* ===== 7. Fixtures: bytes to test converters and kernels against ========= */
+/* Shipped in the library so a downstream converter checks its output against
+ * the same bytes skn's kernels are checked against. */
+
+/* Tagged fixture: a [rows, blocks_per_row] grid (1..65535 each) of `format`
+ * in which every byte of block (o, b) is derived from (o, b), so no two
+ * blocks are alike. kernel_order = 0 gives ROW_MAJOR bytes, 1 gives
+ * INPUT_BLOCK_MAJOR bytes. The bytes are not meant to decode to anything
+ * useful (scales may be NaN); they identify blocks.
+ * With buf NULL, only *needed is set (a size query). Returns SKN_OK;
+ * SKN_E_INVALID_ARGUMENT (needed NULL, sizes out of range, a dense format);
+ * SKN_E_UNKNOWN_FORMAT; SKN_E_BUFFER_TOO_SMALL (cap < *needed). */
+SKN_API skn_status skn_fixture_bytes(skn_format format, int kernel_order, int64_t rows, int64_t blocks_per_row,
+                                     void* buf, size_t cap, size_t* needed);
+
+/* Check `n` bytes against the tagged fixture of the same format, order and
+ * grid. Returns NULL when every byte agrees. Otherwise a message naming the
+ * first block found in the wrong place: which block it is, where it belongs,
+ * and what was found there instead (or why the bytes could not be checked:
+ * wrong size, unknown format). The message is owned by the library and valid
+ * until the next call of this function on the same thread. */
+SKN_API const char* skn_fixture_disagreement(const void* bytes, size_t n, skn_format format, int kernel_order,
+                                             int64_t rows, int64_t blocks_per_row);
+
+/* Golden fixtures for decode fidelity: per format, a weight W of realistic
+ * values [rows, cols] (at least 3 blocks per row), its quantized ROW_MAJOR
+ * bytes, the floats those bytes decode to, a fixed activation x [x_rows, cols]
+ * and y = x * decoded(W)^T [x_rows, rows] (accumulated in double, in index
+ * order, then rounded to float). */
+typedef enum skn_golden_part {
+    SKN_GOLDEN_SOURCE = 0,   /* float32 W before quantization, [rows, cols] */
+    SKN_GOLDEN_PACKED = 1,   /* quantized bytes, ROW_MAJOR */
+    SKN_GOLDEN_PACKED_KERNEL_ORDER = 2, /* the same bytes in INPUT_BLOCK_MAJOR order */
+    SKN_GOLDEN_DECODED = 3,  /* float32 decode of the packed bytes, [rows, cols] */
+    SKN_GOLDEN_X = 4,        /* float32 activation, [x_rows, cols] */
+    SKN_GOLDEN_Y = 5         /* float32 x * decoded(W)^T, [x_rows, rows] */
+} skn_golden_part;
+
+typedef struct skn_golden_info {
+    size_t struct_size;  /* set to sizeof(skn_golden_info) before the call */
+    int64_t rows;
+    int64_t cols;
+    int64_t x_rows;
+} skn_golden_info;
+
+/* The golden fixture's shape for `format` (every block format has one).
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT; SKN_E_UNKNOWN_FORMAT. */
+SKN_API skn_status skn_fixture_golden_info(skn_format format, skn_golden_info* info);
+
+/* Copy one part of the golden fixture into `buf` (bytes for the packed parts,
+ * float32 otherwise). With buf NULL only *needed (in bytes) is set.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT; SKN_E_UNKNOWN_FORMAT;
+ * SKN_E_BUFFER_TOO_SMALL. */
+SKN_API skn_status skn_fixture_golden(skn_format format, skn_golden_part part, void* buf, size_t cap,
+                                      size_t* needed);
+
+/* ===== 8. GGUF files ====================================================== */
+/* (section owned by the GGUF work: declarations go between these markers) */
+/* ----- end of GGUF files ----- */
+
+/* ===== 9. Context and matmul_wt ========================================== */
+/* y[n, out] = x[n, in] * W[out, in]^T (+ bias): the primitive ggml's mul_mat
+ * and BLAS's op(B) have, over a packed weight in either block order. Kernels
+ * are chosen from a registry keyed by (op, weight format, weight layout
+ * class, activation format, ISA); every choice is visible in trace events
+ * (rule 2: every kernel declares the order it reads). */
+
+/* A context: threads, the ISA cap, the trace sink and scratch memory reused
+ * from call to call. A context must not be used by two threads at once; use
+ * one context per calling thread. */
+typedef struct skn_context skn_context;
+
+/* The work of a parallel-for: call task(task_arg, i) once for every i in
+ * [0, count), on any threads in any order, and return when all are done. */
+typedef void (*skn_task_fn)(void* task_arg, int64_t index);
+typedef void (*skn_parallel_for_fn)(skn_task_fn task, void* task_arg, int64_t count, void* user);
+
+typedef enum skn_precision {
+    /* Default. Activations are quantized per block to the weight format's
+     * activation type (Q8_0, Q8_1 or Q8_K; F16/BF16 for those dense weights)
+     * as the GGUF ecosystem does, and kernels use integer dot products. */
+    SKN_PRECISION_FAST = 0,
+    /* Float32 activations against decoded weights. */
+    SKN_PRECISION_EXACT = 1
+} skn_precision;
+
+typedef struct skn_matmul_options {
+    size_t struct_size;       /* sizeof(skn_matmul_options) */
+    skn_precision precision;  /* SKN_PRECISION_FAST by default */
+    /* When the weight's order has no kernel for this CPU but the other order
+     * has: 1 = prepack the weight into `scope` for this call (an ADAPTER
+     * event; this copies the whole weight on every call, so prefer
+     * skn_prepack_for_matmul once at load); 0 = run the reference kernel
+     * with a FALLBACK event. */
+    int prepack_weights;
+    int strict;               /* 1 = any fallback is an error (SKN_E_UNSUPPORTED) instead of an event */
+    skn_scope* scope;         /* where prepack_weights allocates */
+} skn_matmul_options;
+
+/* Create a context: one thread, the ISA cap from the environment variable
+ * SKN_ISA (scalar|avx2|avxvnni|avx512|avx512vnni|neon|neondotprod) or else
+ * the best this CPU has, no trace sink.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (out NULL, SKN_ISA not a tier name);
+ * SKN_E_OUT_OF_MEMORY. */
+SKN_API skn_status skn_context_create(skn_context** out);
+/* Destroy a context and its threads (NULL is ignored). */
+SKN_API void skn_context_destroy(skn_context* ctx);
+
+/* Use `threads` threads (1..1024) of the context's own pool for matmul work.
+ * Returns SKN_OK or SKN_E_INVALID_ARGUMENT. */
+SKN_API skn_status skn_context_set_threads(skn_context* ctx, int threads);
+/* Run matmul work on the caller's parallel-for instead of the pool (fn NULL
+ * restores the pool), so an engine can lend its own threads.
+ * Returns SKN_OK or SKN_E_INVALID_ARGUMENT. */
+SKN_API skn_status skn_context_set_parallel_for(skn_context* ctx, skn_parallel_for_fn fn, void* user);
+/* Send ADAPTER, KERNEL and FALLBACK events of this context's calls to `fn`
+ * (NULL: none). Returns SKN_OK or SKN_E_INVALID_ARGUMENT. */
+SKN_API skn_status skn_context_set_trace(skn_context* ctx, skn_trace_fn fn, void* user);
+/* Cap the ISA kernels may use (kernels above the CPU's own tier never run).
+ * Returns SKN_OK or SKN_E_INVALID_ARGUMENT. */
+SKN_API skn_status skn_context_set_isa(skn_context* ctx, skn_isa cap);
+
+/* y[i, o] = sum_k x[i, k] * W[o, k] (+ bias[o]) for i < x_rows, o < out.
+ * x: float32, x_rows rows of `in` values, row i at x + i * x_row_stride.
+ * w: a rank-2 view [out, in] in any layout (skn_require_out_in is applied).
+ * bias: NULL or `out` floats. y: row i at y + i * y_row_stride.
+ * Results are bit-identical for a weight in either block order and for any
+ * thread count; across ISAs they agree within the bounds in docs/kernels.md.
+ * In fast precision activations must be finite (a NaN or infinity is
+ * refused naming its position); exact precision propagates them as IEEE does.
+ * opts NULL means defaults.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL pointers, x_rows < 1, strides
+ * smaller than a row, y overlapping x, a weight that is not [out, in],
+ * prepack_weights without a scope); SKN_E_UNSUPPORTED (strict and only a
+ * fallback was possible: the message says what was wanted and why);
+ * SKN_E_OUT_OF_MEMORY. */
+SKN_API skn_status skn_matmul_wt(skn_context* ctx, const float* x, int64_t x_rows, int64_t x_row_stride,
+                                 const skn_view* w, const float* bias, float* y, int64_t y_row_stride,
+                                 const skn_matmul_options* opts);
+
+/* Prepare a weight for skn_matmul_wt once, at load: check it is [out, in]
+ * (skn_require_out_in), then return it in the block order the best kernel
+ * for this context's ISA cap reads (fast precision). A weight already in
+ * that order is returned as is (the same handle, one more reference):
+ * calling this twice copies nothing. Otherwise the copy lives in `scope`
+ * and an ADAPTER event is sent to the context's trace sink.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL arguments, not [out, in],
+ * NULL scope when a copy is needed); SKN_E_OUT_OF_MEMORY. */
+SKN_API skn_status skn_prepack_for_matmul(skn_context* ctx, const skn_view* w, skn_scope* scope, skn_view** out);
+
+/* Every registered kernel, by name: matmul_wt_<format>_<order>_<activation>_<isa>
+ * (order: rm, ibm, dense, strided), e.g. "matmul_wt_q4_k_ibm_q8_k_avx512vnni".
+ * skn_kernel_name returns NULL for an index out of range. */
+SKN_API int32_t skn_kernel_count(void);
+SKN_API const char* skn_kernel_name(int32_t index);
+
+/* ===== 10. Logging ========================================================= */
 
 typedef enum skn_log_level {
     SKN_LOG_TRACE = 0,

@@ -1,0 +1,206 @@
+// Scopes, views, prepack, byte relayout and the orientation guard.
+#include <new>
+
+#include "capi/guard.hpp"
+#include "capi/handles.hpp"
+#include "layout/orientation.hpp"
+#include "layout/prepack.hpp"
+#include "layout/relayout.hpp"
+
+using skn::capi::guarded;
+using skn::capi::lookup_format;
+using skn::capi::new_view_handle;
+using skn::capi::require_non_null;
+
+namespace skn::capi {
+
+skn_view* new_view_handle(const View& v) {
+    auto* h = new skn_view;
+    h->view = v;
+    h->description = v.layout.describe() + (v.borrowed() ? " (borrowed)" : " (scope-owned)");
+    return h;
+}
+
+const FormatTraits& lookup_format(skn_format format) {
+    const FormatTraits* f = find_format(static_cast<int32_t>(format));
+    if (f == nullptr)
+        fail(SKN_E_UNKNOWN_FORMAT,
+             "format id {} is not one skn implements (skn_format_count()/skn_format_at() list those it does)",
+             int(format));
+    return *f;
+}
+
+}  // namespace skn::capi
+
+namespace {
+
+skn::BlockOrder to_order(skn_block_order o) {
+    if (o != SKN_ORDER_ROW_MAJOR && o != SKN_ORDER_INPUT_BLOCK_MAJOR)
+        skn::fail(SKN_E_INVALID_ARGUMENT,
+                  "block order {} is not SKN_ORDER_ROW_MAJOR (0) or SKN_ORDER_INPUT_BLOCK_MAJOR (1)", int(o));
+    return static_cast<skn::BlockOrder>(o);
+}
+
+const skn::View& view_of(const skn_view* v) {
+    require_non_null(v, "view");
+    return v->view;
+}
+
+void relayout(skn_format format, const void* src, size_t src_size, void* dst, size_t dst_size, int64_t rows,
+              int64_t bpr, bool forward) {
+    const skn::FormatTraits& f = lookup_format(format);
+    if (!f.block_quantized)
+        skn::fail(SKN_E_INVALID_ARGUMENT, "{} is a dense format: it has no blocks to reorder", f.name);
+    require_non_null(src, "src");
+    require_non_null(dst, "dst");
+    const char* what = forward ? "skn_packed_to_kernel_order" : "skn_packed_to_canonical_order";
+    if (rows <= 0 || bpr <= 0)
+        skn::fail(SKN_E_INVALID_ARGUMENT, "{}: rows ({}) and blocks_per_row ({}) must be positive", what, rows, bpr);
+    const size_t trailer = size_t(f.tensor_trailer_bytes);
+    uint64_t blocks = 0, need = 0;
+    if (__builtin_mul_overflow(uint64_t(rows), uint64_t(bpr), &blocks) ||
+        __builtin_mul_overflow(blocks, uint64_t(f.block_bytes), &need) || __builtin_add_overflow(need, trailer, &need))
+        skn::fail(SKN_E_INVALID_ARGUMENT, "{}: a {} x {} grid of {} overflows 64 bits", what, rows, bpr, f.name);
+    if (src_size < need || dst_size < need)
+        skn::fail(SKN_E_BUFFER_TOO_SMALL, "{}: a {} x {} {} grid{} needs {} bytes; src has {}, dst has {}", what,
+                  rows, bpr, f.name, trailer ? " with its trailer" : "", need, src_size, dst_size);
+    const size_t block_bytes = size_t(need) - trailer;
+    const auto* s = static_cast<const uint8_t*>(src);
+    auto* d = static_cast<uint8_t*>(dst);
+    if (s < d + need && d < s + need)
+        skn::fail(SKN_E_INVALID_ARGUMENT, "{}: src and dst overlap; the permutation cannot run in place", what);
+    if (forward) skn::to_kernel_order(s, block_bytes, d, block_bytes, rows, bpr, size_t(f.block_bytes));
+    else skn::to_canonical_order(s, block_bytes, d, block_bytes, rows, bpr, size_t(f.block_bytes));
+    std::copy(s + block_bytes, s + need, d + block_bytes);
+}
+
+}  // namespace
+
+extern "C" {
+
+SKN_API skn_status skn_scope_create(skn_scope** out) {
+    return guarded([&] {
+        require_non_null(out, "out");
+        *out = new skn_scope;
+    });
+}
+
+SKN_API void skn_scope_destroy(skn_scope* scope) { delete scope; }
+
+SKN_API skn_status skn_scope_allocated(const skn_scope* scope, uint64_t* out_bytes) {
+    return guarded([&] {
+        require_non_null(scope, "scope");
+        require_non_null(out_bytes, "out_bytes");
+        *out_bytes = scope->scope.storage->allocated_bytes();
+    });
+}
+
+SKN_API skn_status skn_view_from_bytes(const void* data, size_t nbytes, skn_format format, const int64_t* shape,
+                                       int rank, skn_block_order order, skn_view** out) {
+    return guarded([&] {
+        require_non_null(out, "out");
+        const skn::FormatTraits& f = lookup_format(format);
+        *out = new_view_handle(skn::make_view(data, nbytes, f, shape, rank, to_order(order)));
+    });
+}
+
+SKN_API skn_view* skn_view_retain(skn_view* view) {
+    if (view != nullptr) view->refs.fetch_add(1, std::memory_order_relaxed);
+    return view;
+}
+
+SKN_API void skn_view_release(skn_view* view) {
+    if (view != nullptr && view->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete view;
+}
+
+SKN_API const char* skn_view_describe(const skn_view* view) {
+    return view == nullptr ? "(null)" : view->description.c_str();
+}
+
+SKN_API skn_block_order skn_view_order(const skn_view* view) {
+    return view == nullptr ? SKN_ORDER_ROW_MAJOR : static_cast<skn_block_order>(view->view.layout.order);
+}
+
+SKN_API skn_layout_class skn_view_layout_class(const skn_view* view) {
+    return view == nullptr ? SKN_LAYOUT_CONTIGUOUS : static_cast<skn_layout_class>(view->view.layout.layout_class());
+}
+
+SKN_API skn_format skn_view_format(const skn_view* view) {
+    return view == nullptr ? static_cast<skn_format>(-1) : static_cast<skn_format>(view->view.layout.format->id);
+}
+
+SKN_API int skn_view_rank(const skn_view* view) { return view == nullptr ? 0 : view->view.layout.rank; }
+
+SKN_API skn_status skn_view_shape(const skn_view* view, int64_t shape[4]) {
+    return guarded([&] {
+        const skn::View& v = view_of(view);
+        require_non_null(shape, "shape");
+        for (int d = 0; d < 4; ++d) shape[d] = d < v.layout.rank ? v.layout.shape[size_t(d)] : 0;
+    });
+}
+
+SKN_API skn_status skn_view_narrow(const skn_view* view, int dim, int64_t start, int64_t length, skn_view** out) {
+    return guarded([&] {
+        const skn::View& v = view_of(view);
+        require_non_null(out, "out");
+        *out = new_view_handle(skn::with_layout(v, skn::narrow(v.layout, dim, start, length)));
+    });
+}
+
+SKN_API skn_status skn_view_transpose(const skn_view* view, int dim0, int dim1, skn_view** out) {
+    return guarded([&] {
+        const skn::View& v = view_of(view);
+        require_non_null(out, "out");
+        *out = new_view_handle(skn::with_layout(v, skn::transpose(v.layout, dim0, dim1)));
+    });
+}
+
+SKN_API skn_status skn_view_unsqueeze(const skn_view* view, int dim, skn_view** out) {
+    return guarded([&] {
+        const skn::View& v = view_of(view);
+        require_non_null(out, "out");
+        *out = new_view_handle(skn::with_layout(v, skn::unsqueeze(v.layout, dim)));
+    });
+}
+
+SKN_API skn_status skn_view_get(const skn_view* view, const int64_t* indices, int rank, float* out) {
+    return guarded([&] {
+        const skn::View& v = view_of(view);
+        require_non_null(out, "out");
+        *out = skn::view_get(v, indices, rank);
+    });
+}
+
+SKN_API skn_status skn_view_to_float(const skn_view* view, float* dst, size_t dst_count) {
+    return guarded([&] { skn::view_to_float(view_of(view), dst, dst_count); });
+}
+
+SKN_API skn_status skn_view_prepack(const skn_view* view, skn_block_order order, skn_scope* scope,
+                                    skn_trace_fn trace, void* user, skn_view** out) {
+    return guarded([&] {
+        const skn::View& v = view_of(view);
+        require_non_null(out, "out");
+        skn::View packed;
+        if (skn::prepack(v, to_order(order), scope ? &scope->scope : nullptr, skn::TraceSink{trace, user}, &packed)) {
+            *out = new_view_handle(packed);
+        } else {
+            *out = skn_view_retain(const_cast<skn_view*>(view));  // the very same view
+        }
+    });
+}
+
+SKN_API skn_status skn_packed_to_kernel_order(skn_format format, const void* src, size_t src_size, void* dst,
+                                              size_t dst_size, int64_t rows, int64_t blocks_per_row) {
+    return guarded([&] { relayout(format, src, src_size, dst, dst_size, rows, blocks_per_row, true); });
+}
+
+SKN_API skn_status skn_packed_to_canonical_order(skn_format format, const void* src, size_t src_size, void* dst,
+                                                 size_t dst_size, int64_t rows, int64_t blocks_per_row) {
+    return guarded([&] { relayout(format, src, src_size, dst, dst_size, rows, blocks_per_row, false); });
+}
+
+SKN_API skn_status skn_require_out_in(int64_t rows, int64_t in, skn_format format) {
+    return guarded([&] { skn::require_out_in(rows, in, lookup_format(format)); });
+}
+
+}  // extern "C"

@@ -1,0 +1,65 @@
+#include "dispatch/context.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/cpu.hpp"
+#include "runtime/error.hpp"
+
+namespace skn {
+
+bool parse_isa(const char* text, skn_isa* out) {
+    if (text == nullptr) return false;
+    for (skn_isa isa : {SKN_ISA_SCALAR, SKN_ISA_AVX2, SKN_ISA_AVX_VNNI, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI,
+                        SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD})
+        if (std::strcmp(text, isa_tag(isa)) == 0) {
+            *out = isa;
+            return true;
+        }
+    return false;
+}
+
+Context::Context() : cap_(detected_isa()), registry_(&default_registry()) {
+    if (const char* env = std::getenv("SKN_ISA"); env != nullptr && *env != 0) {
+        skn_isa cap;
+        if (!parse_isa(env, &cap))
+            fail(SKN_E_INVALID_ARGUMENT,
+                 "SKN_ISA=\"{}\" is not one of scalar, avx2, avxvnni, avx512, avx512vnni, neon, neondotprod", env);
+        cap_ = cap;
+    }
+}
+
+void Context::set_threads(int n) {
+    if (n < 1 || n > 1024) fail(SKN_E_INVALID_ARGUMENT, "thread count {} is outside 1..1024", n);
+    if (n == threads_ && (n == 1 || pool_)) return;
+    pool_.reset();
+    threads_ = n;
+    if (n > 1) pool_ = std::make_unique<ThreadPool>(n);
+}
+
+void Context::run(int64_t count, const std::function<void(int64_t)>& task) {
+    if (parallel_for_.fn != nullptr) {
+        struct Thunk {
+            static void call(void* arg, int64_t i) { (*static_cast<const std::function<void(int64_t)>*>(arg))(i); }
+        };
+        parallel_for_.fn(&Thunk::call, const_cast<std::function<void(int64_t)>*>(&task), count, parallel_for_.user);
+        return;
+    }
+    if (pool_) {
+        pool_->parallel_for(count, task);
+        return;
+    }
+    for (int64_t i = 0; i < count; ++i) task(i);
+}
+
+float* Context::float_scratch(size_t count) {
+    if (floats_.size() < count) floats_.resize(count);
+    return floats_.data();
+}
+
+uint8_t* Context::byte_scratch(size_t bytes) {
+    if (bytes_.size() < bytes) bytes_.resize(bytes);
+    return bytes_.data();
+}
+
+}  // namespace skn

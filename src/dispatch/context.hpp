@@ -1,0 +1,60 @@
+// A matmul context: threads (its own pool or a caller's parallel-for), the
+// ISA cap, the trace sink, and the scratch memory activation quantization
+// reuses from call to call (no kernel allocates per call).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "dispatch/registry.hpp"
+#include "runtime/thread_pool.hpp"
+#include "trace/trace.hpp"
+
+namespace skn {
+
+struct ParallelFor {
+    skn_parallel_for_fn fn = nullptr;
+    void* user = nullptr;
+};
+
+class Context {
+public:
+    // Reads SKN_ISA for the default cap; throws skn::Error naming the valid
+    // values when it holds something else.
+    Context();
+
+    void set_threads(int n);
+    int threads() const { return threads_; }
+    void set_parallel_for(ParallelFor p) { parallel_for_ = p; }
+    void set_trace(TraceSink sink) { trace_ = sink; }
+    const TraceSink& trace() const { return trace_; }
+    void set_isa_cap(skn_isa cap) { cap_ = cap; }
+    skn_isa isa_cap() const { return cap_; }
+    // Test seam: the registry lookups use (the default one otherwise).
+    void set_registry(const Registry* r) { registry_ = r; }
+    const Registry& registry() const { return *registry_; }
+
+    // Run task(i) for i in [0, count) on the caller's parallel-for if one is
+    // set, else on the pool.
+    void run(int64_t count, const std::function<void(int64_t)>& task);
+
+    // Scratch that grows to the largest call seen and is then reused.
+    float* float_scratch(size_t count);
+    uint8_t* byte_scratch(size_t bytes);
+
+private:
+    int threads_ = 1;
+    std::unique_ptr<ThreadPool> pool_;
+    ParallelFor parallel_for_;
+    TraceSink trace_;
+    skn_isa cap_;
+    const Registry* registry_;
+    std::vector<float> floats_;
+    std::vector<uint8_t> bytes_;
+};
+
+// Parse "scalar", "avx2", "avxvnni", "avx512", "avx512vnni", "neon",
+// "neondotprod"; returns false for anything else.
+bool parse_isa(const char* text, skn_isa* out);
+
+}  // namespace skn

@@ -1,0 +1,72 @@
+// What a matmul_wt kernel is: a function over a range of output rows, and the
+// key it is registered under (op, weight format, weight layout class,
+// activation format, ISA). The key's words are the kernel's name:
+//   matmul_wt_<format>_<order>_<activation>_<isa>, e.g. matmul_wt_q4_k_ibm_q8_k_avx512vnni
+// order: rm = BLOCKED_ROW_MAJOR, ibm = BLOCKED_INPUT_MAJOR, dense = CONTIGUOUS,
+// strided = STRIDED.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "formats/format.hpp"
+#include "layout/block_order.hpp"
+#include "layout/view.hpp"
+#include "skn/skn.h"
+
+namespace skn {
+
+enum class Op : int32_t { MatmulWt = 0 };
+
+struct KernelKey {
+    Op op = Op::MatmulWt;
+    FormatId weight;
+    LayoutClass layout;
+    FormatId activation;  // F32 for exact precision; the format's activation type for fast
+    skn_isa isa;
+
+    friend bool operator==(const KernelKey&, const KernelKey&) = default;
+};
+
+// Arguments of y[n, out] = x[n, in] * W[out, in]^T (+ bias). The dispatcher
+// prepares the activations each kernel asks for, once per call:
+//   xf: float activations [n, in], row stride xf_stride (exact: x itself;
+//       fast: x quantized to the activation format and decoded back)
+//   xq: activation rows quantized to the key's activation format, xq_stride
+//       bytes apart (fast precision only; null otherwise)
+struct MatmulArgs {
+    const View* w = nullptr;
+    int64_t out = 0, in = 0, n = 0;
+    const float* xf = nullptr;
+    int64_t xf_stride = 0;
+    const uint8_t* xq = nullptr;
+    size_t xq_stride = 0;
+    const float* bias = nullptr;  // [out] or null
+    float* y = nullptr;
+    int64_t y_stride = 0;
+};
+
+// Computes y[i, o] for every i < n and out_begin <= o < out_end. Must give
+// bit-identical results for any split of [0, out) into ranges.
+using MatmulKernelFn = void (*)(const MatmulArgs& args, int64_t out_begin, int64_t out_end);
+
+enum ActivationNeeds : uint32_t { kNeedsFloat = 1, kNeedsQuantized = 2 };
+
+struct Kernel {
+    KernelKey key;
+    std::string name;
+    MatmulKernelFn fn = nullptr;
+    uint32_t needs = kNeedsFloat;
+    // Output rows per task the kernel prefers (a multiple of its row tile).
+    int64_t rows_per_task = 16;
+    // Optional: refuse layouts this kernel cannot read (e.g. a narrowed view
+    // with unusual strides). Null means every layout of its class.
+    bool (*supports)(const Layout& w) = nullptr;
+};
+
+const char* isa_tag(skn_isa isa);          // "scalar", "avx2", "avx512vnni" ...
+const char* layout_tag(LayoutClass c);     // "rm", "ibm", "dense", "strided"
+std::string kernel_name(const KernelKey& k);
+
+}  // namespace skn

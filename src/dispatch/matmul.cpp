@@ -1,0 +1,188 @@
+#include "dispatch/matmul.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "layout/orientation.hpp"
+#include "layout/prepack.hpp"
+#include "runtime/error.hpp"
+
+namespace skn {
+namespace {
+
+struct Choice {
+    const Kernel* kernel = nullptr;
+    bool relayout = false;          // prepack the weight to the other order first
+    std::string fallback_reason;    // non-empty: the reference ran although SIMD was allowed
+};
+
+LayoutClass other_order_class(LayoutClass c) {
+    return c == LayoutClass::BlockedRowMajor ? LayoutClass::BlockedInputMajor : LayoutClass::BlockedRowMajor;
+}
+
+Choice choose(const Context& ctx, const View& w, FormatId act, const MatmulOptions& opts) {
+    const Layout& l = w.layout;
+    const FormatTraits& f = *l.format;
+    const LayoutClass cls = l.layout_class();
+    const Registry& reg = ctx.registry();
+    const skn_isa cap = ctx.isa_cap();
+    Choice c;
+    c.kernel = reg.best(f.id, cls, act, cap, &l);
+    if (c.kernel == nullptr)
+        fail(SKN_E_INTERNAL, "no kernel, not even the reference, for {} (a registry without reference kernels?)",
+             kernel_name(KernelKey{Op::MatmulWt, f.id, cls, act, SKN_ISA_SCALAR}));
+    if (c.kernel->key.isa != SKN_ISA_SCALAR || cap == SKN_ISA_SCALAR) return c;
+
+    // Only the reference kernel reads this weight as it is. Could the other
+    // order do better?
+    const std::string wanted = kernel_name(KernelKey{Op::MatmulWt, f.id, cls, act, cap});
+    if (l.packed()) {
+        const LayoutClass other = other_order_class(cls);
+        const Kernel* alt = reg.best(f.id, other, act, cap, nullptr);
+        if (alt != nullptr && alt->key.isa != SKN_ISA_SCALAR) {
+            if (opts.prepack_weights) {
+                c.kernel = alt;
+                c.relayout = true;
+                return c;
+            }
+            c.fallback_reason = fmt::format(
+                "wanted {}, ran {}: no SIMD kernel reads {} {} weights, but {} does; prepack the weight once with "
+                "skn_prepack_for_matmul, or set prepack_weights (copies it on every call)",
+                wanted, c.kernel->name, f.name, order_name(l.order), alt->name);
+            return c;
+        }
+    }
+    c.fallback_reason = fmt::format("wanted {}, ran {}: no SIMD kernel for {} weights in layout {} up to ISA {}",
+                                    wanted, c.kernel->name, f.name, layout_class_name(cls), isa_tag(cap));
+    return c;
+}
+
+void emit_kernel_event(const Context& ctx, skn_trace_kind kind, const Kernel& k, const std::string& detail,
+                       const View& w, int64_t n, int64_t ns) {
+    if (!ctx.trace().enabled()) return;
+    skn_trace_event e{};
+    e.struct_size = sizeof e;
+    e.kind = kind;
+    e.name = k.name.c_str();
+    e.detail = detail.c_str();
+    e.format = static_cast<skn_format>(w.layout.format->id);
+    e.from_order = e.to_order = static_cast<skn_block_order>(w.layout.order);
+    e.nanoseconds = ns;
+    e.isa = k.key.isa;
+    e.layout_class = static_cast<int32_t>(w.layout.layout_class());
+    e.n = n;
+    e.out = w.layout.shape[0];
+    e.in = w.layout.shape[1];
+    ctx.trace().emit(e);
+}
+
+void check_args(const float* x, int64_t n, int64_t x_stride, const View& w, float* y, int64_t y_stride) {
+    if (x == nullptr || y == nullptr) fail(SKN_E_INVALID_ARGUMENT, "x and y must not be NULL");
+    const Layout& l = w.layout;
+    if (l.rank != 2)
+        fail(SKN_E_INVALID_ARGUMENT, "matmul_wt takes a rank-2 weight [out, in]; this one is {}", l.describe());
+    const int64_t out = l.shape[0], in = l.shape[1];
+    require_out_in(out, in, *l.format);
+    if (n < 1) fail(SKN_E_INVALID_ARGUMENT, "x_rows is {}: at least one activation row is needed", n);
+    if (x_stride < in)
+        fail(SKN_E_INVALID_ARGUMENT, "x_row_stride {} is smaller than a row of {} inputs", x_stride, in);
+    if (y_stride < out)
+        fail(SKN_E_INVALID_ARGUMENT, "y_row_stride {} is smaller than a row of {} outputs", y_stride, out);
+    const auto* xb = reinterpret_cast<const char*>(x);
+    const auto* yb = reinterpret_cast<const char*>(y);
+    const auto x_end = xb + size_t((n - 1) * x_stride + in) * sizeof(float);
+    const auto y_end = yb + size_t((n - 1) * y_stride + out) * sizeof(float);
+    if (xb < y_end && yb < x_end) fail(SKN_E_INVALID_ARGUMENT, "y overlaps x: the output must not alias the input");
+}
+
+void check_finite(const float* x, int64_t n, int64_t stride, int64_t in) {
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t k = 0; k < in; ++k)
+            if (!std::isfinite(x[i * stride + k]))
+                fail(SKN_E_INVALID_ARGUMENT,
+                     "activation [{}, {}] is {}: fast precision quantizes activations, which cannot represent "
+                     "non-finite values; use SKN_PRECISION_EXACT to propagate them",
+                     i, k, x[i * stride + k]);
+}
+
+}  // namespace
+
+FormatId activation_for(const FormatTraits& f, Precision p) {
+    return p == Precision::Exact ? FormatId::F32 : f.activation;
+}
+
+BlockOrder preferred_order(const Context& ctx, const View& w) {
+    const Layout& l = w.layout;
+    if (!l.packed()) return l.order;
+    const FormatId act = activation_for(*l.format, Precision::Fast);
+    const Kernel* own = ctx.registry().best(l.format->id, l.layout_class(), act, ctx.isa_cap(), &l);
+    const Kernel* alt = ctx.registry().best(l.format->id, other_order_class(l.layout_class()), act, ctx.isa_cap(), nullptr);
+    if (alt != nullptr && (own == nullptr || alt->key.isa > own->key.isa))
+        return l.order == BlockOrder::RowMajor ? BlockOrder::InputBlockMajor : BlockOrder::RowMajor;
+    return l.order;
+}
+
+void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const View& w_in, const float* bias,
+               float* y, int64_t y_stride, const MatmulOptions& opts) {
+    check_args(x, n, x_stride, w_in, y, y_stride);
+    const FormatTraits& f = *w_in.layout.format;
+    const FormatId act = activation_for(f, opts.precision);
+    Choice choice = choose(ctx, w_in, act, opts);
+    if (!choice.fallback_reason.empty() && opts.strict) fail(SKN_E_UNSUPPORTED, "strict: {}", choice.fallback_reason);
+
+    View w = w_in;
+    if (choice.relayout) {
+        if (opts.scope == nullptr)
+            fail(SKN_E_INVALID_ARGUMENT, "prepack_weights needs a scope to allocate the relayout in (options.scope)");
+        const BlockOrder to = w_in.layout.order == BlockOrder::RowMajor ? BlockOrder::InputBlockMajor : BlockOrder::RowMajor;
+        prepack(w_in, to, opts.scope, ctx.trace(), &w);
+    }
+
+    Stopwatch clock;
+    const Kernel& k = *choice.kernel;
+    const int64_t out = w.layout.shape[0], in = w.layout.shape[1];
+    MatmulArgs a;
+    a.w = &w;
+    a.out = out;
+    a.in = in;
+    a.n = n;
+    a.bias = bias;
+    a.y = y;
+    a.y_stride = y_stride;
+    if (act == FormatId::F32) {
+        a.xf = x;
+        a.xf_stride = x_stride;
+    } else {
+        // Fast precision: quantize each activation row once, into scratch.
+        check_finite(x, n, x_stride, in);
+        const FormatTraits& af = *find_format(act);
+        const size_t row_bytes = size_t(in / af.block_elems) * size_t(af.block_bytes);
+        uint8_t* xq = ctx.byte_scratch(row_bytes * size_t(n));
+        for (int64_t i = 0; i < n; ++i) af.quantize_row(x + i * x_stride, in, xq + size_t(i) * row_bytes);
+        a.xq = xq;
+        a.xq_stride = row_bytes;
+        if (k.needs & kNeedsFloat) {
+            float* xf = ctx.float_scratch(size_t(n * in));
+            for (int64_t i = 0; i < n; ++i) af.decode(xq + size_t(i) * row_bytes, in / af.block_elems, 1.0f, xf + i * in);
+            a.xf = xf;
+            a.xf_stride = in;
+        }
+    }
+
+    const int64_t per_task = std::max<int64_t>(1, k.rows_per_task);
+    const int64_t tasks = (out + per_task - 1) / per_task;
+    ctx.run(tasks, [&](int64_t t) {
+        const int64_t o0 = t * per_task;
+        k.fn(a, o0, std::min(out, o0 + per_task));
+    });
+
+    const int64_t ns = clock.nanoseconds();
+    if (!choice.fallback_reason.empty()) emit_kernel_event(ctx, SKN_TRACE_FALLBACK, k, choice.fallback_reason, w, n, ns);
+    emit_kernel_event(ctx, SKN_TRACE_KERNEL, k,
+                      fmt::format("{} on {} [{}, {}] x {} rows", k.name, w.layout.describe(), out, in, n), w, n, ns);
+}
+
+}  // namespace skn

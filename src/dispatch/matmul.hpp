@@ -1,0 +1,31 @@
+// matmul_wt: choose a kernel for the weight's key, make every choice visible
+// (kernel / fallback / adapter events), prepare activations once, and split
+// the output rows over the context's threads.
+#pragma once
+
+#include "dispatch/context.hpp"
+#include "layout/scope.hpp"
+#include "layout/view.hpp"
+
+namespace skn {
+
+enum class Precision : int32_t { Fast = 0, Exact = 1 };
+
+struct MatmulOptions {
+    Precision precision = Precision::Fast;
+    bool prepack_weights = false;
+    bool strict = false;
+    Scope* scope = nullptr;
+};
+
+void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const View& w, const float* bias, float* y,
+               int64_t y_stride, const MatmulOptions& opts);
+
+// The order the best kernel (fast precision, this context's cap) reads for a
+// weight of this format; the weight's own order when both are equally good.
+BlockOrder preferred_order(const Context& ctx, const View& w);
+
+// The activation format a weight format pairs with at a precision.
+FormatId activation_for(const FormatTraits& f, Precision p);
+
+}  // namespace skn

@@ -1,0 +1,70 @@
+// Reference matmul_wt kernels: one clear scalar implementation registered for
+// every format, both block orders (and dense layouts), both precisions. It
+// reads the weight through its layout, so it is the same code for every order
+// and the yardstick every SIMD kernel is tested against.
+//
+// Accumulation order (fixed, so results are bit-identical for either block
+// order and any split of the output rows): for each (i, o), a float partial
+// sum per block over its elements in index order, added to a float
+// accumulator in block order; then the bias.
+#include <algorithm>
+#include <span>
+#include <vector>
+
+#include "dispatch/registry.hpp"
+
+namespace skn {
+namespace {
+
+constexpr int64_t kRowsPerChunk = 8;  // activation rows sharing one decoded block
+
+void matmul_wt_reference(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
+    const Layout& l = a.w->layout;
+    const FormatTraits& f = *l.format;
+    const int64_t be = f.block_quantized ? f.block_elems : 1;
+    const int64_t bpr = l.grid[1];
+    const int64_t so = l.strides[0], sb = l.strides[1];
+    float block[256];
+    for (int64_t o = out_begin; o < out_end; ++o) {
+        const int64_t row0 = l.offset + o * so;
+        for (int64_t i0 = 0; i0 < a.n; i0 += kRowsPerChunk) {
+            const int64_t i1 = std::min(a.n, i0 + kRowsPerChunk);
+            float acc[kRowsPerChunk] = {};
+            for (int64_t b = 0; b < bpr; ++b) {
+                f.decode(a.w->block_at(row0 + b * sb), 1, a.w->tensor_scale, block);
+                for (int64_t i = i0; i < i1; ++i) {
+                    const float* x = a.xf + i * a.xf_stride + b * be;
+                    float partial = 0.0f;
+                    for (int64_t j = 0; j < be; ++j) partial += block[j] * x[j];
+                    acc[i - i0] += partial;
+                }
+            }
+            for (int64_t i = i0; i < i1; ++i)
+                a.y[i * a.y_stride + o] = a.bias != nullptr ? acc[i - i0] + a.bias[o] : acc[i - i0];
+        }
+    }
+}
+
+}  // namespace
+
+void register_reference_kernels(Registry& r) {
+    const LayoutClass packed[] = {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor};
+    const LayoutClass dense[] = {LayoutClass::Contiguous, LayoutClass::Strided};
+    for (const FormatTraits& f : all_formats()) {
+        // Fast precision pairs the weight with its activation format; exact
+        // with F32 (for F32 weights the two are one key).
+        std::vector<FormatId> activations = {f.activation};
+        if (f.activation != FormatId::F32) activations.push_back(FormatId::F32);
+        for (LayoutClass c : f.block_quantized ? std::span<const LayoutClass>(packed) : std::span<const LayoutClass>(dense))
+            for (FormatId act : activations) {
+                Kernel k;
+                k.key = KernelKey{Op::MatmulWt, f.id, c, act, SKN_ISA_SCALAR};
+                k.fn = matmul_wt_reference;
+                k.needs = kNeedsFloat;
+                k.rows_per_task = 8;
+                r.add(std::move(k));
+            }
+    }
+}
+
+}  // namespace skn

@@ -1,0 +1,158 @@
+#include "layout/layout.hpp"
+
+#include <fmt/format.h>
+
+#include "runtime/error.hpp"
+
+namespace skn {
+namespace {
+
+std::string list(const std::array<int64_t, kMaxRank>& v, int rank) {
+    std::string s = "[";
+    for (int d = 0; d < rank; ++d) s += (d ? ", " : "") + std::to_string(v[size_t(d)]);
+    return s + "]";
+}
+
+void check_dim(const Layout& l, int dim, const char* what, int limit) {
+    if (dim < 0 || dim >= limit)
+        fail(SKN_E_INVALID_ARGUMENT, "{}: dimension {} is out of range for a rank-{} view (valid: 0..{})", what, dim,
+             l.rank, limit - 1);
+}
+
+}  // namespace
+
+int64_t Layout::element_count() const {
+    int64_t n = 1;
+    for (int d = 0; d < rank; ++d) n *= shape[size_t(d)];
+    return n;
+}
+
+int64_t Layout::block_count() const {
+    int64_t n = 1;
+    for (int d = 0; d < rank; ++d) n *= grid[size_t(d)];
+    return n;
+}
+
+int64_t Layout::reach() const {
+    int64_t last = offset;
+    for (int d = 0; d < rank; ++d) last += (grid[size_t(d)] - 1) * strides[size_t(d)];
+    return last + 1;
+}
+
+LayoutClass Layout::layout_class() const {
+    if (packed()) return order == BlockOrder::RowMajor ? LayoutClass::BlockedRowMajor : LayoutClass::BlockedInputMajor;
+    int64_t expect = 1;
+    for (int d = rank - 1; d >= 0; --d) {
+        if (grid[size_t(d)] != 1 && strides[size_t(d)] != expect) return LayoutClass::Strided;
+        expect *= grid[size_t(d)];
+    }
+    return LayoutClass::Contiguous;
+}
+
+std::string Layout::describe() const {
+    return fmt::format("{} {} {} order={} grid={} strides={} offset={}", format->name, list(shape, rank),
+                       layout_class_name(layout_class()), order_name(order), list(grid, rank), list(strides, rank),
+                       offset);
+}
+
+Layout make_layout(const FormatTraits& f, const int64_t* shape, int rank, BlockOrder order) {
+    if (rank < 1 || rank > kMaxRank) fail(SKN_E_INVALID_ARGUMENT, "rank {} is outside 1..{}", rank, kMaxRank);
+    if (order != BlockOrder::RowMajor && order != BlockOrder::InputBlockMajor)
+        fail(SKN_E_INVALID_ARGUMENT, "block order {} is not ROW_MAJOR (0) or INPUT_BLOCK_MAJOR (1)", int(order));
+    if (!f.block_quantized && order != BlockOrder::RowMajor)
+        fail(SKN_E_INVALID_ARGUMENT,
+             "{} is a dense format: it has no blocks to reorder, so its order must be ROW_MAJOR", f.name);
+    Layout l;
+    l.format = &f;
+    l.rank = rank;
+    l.order = order;
+    int64_t total = 1;
+    for (int d = 0; d < rank; ++d) {
+        if (shape[d] <= 0) fail(SKN_E_INVALID_ARGUMENT, "dimension {} is {}: every dimension must be positive", d, shape[d]);
+        l.shape[size_t(d)] = shape[d];
+        l.grid[size_t(d)] = shape[d];
+    }
+    const int last = rank - 1;
+    if (shape[last] % f.block_elems != 0)
+        fail(SKN_E_INVALID_ARGUMENT,
+             "the last dimension ({}) must be a multiple of {}'s block size {}: a packed weight is [out, in] with "
+             "its blocks along in",
+             shape[last], f.name, f.block_elems);
+    l.grid[size_t(last)] = shape[last] / f.block_elems;
+    for (int d = 0; d < rank; ++d) {
+        if (__builtin_mul_overflow(total, l.grid[size_t(d)], &total))
+            fail(SKN_E_INVALID_ARGUMENT, "a view of shape {} has more blocks than fit in 64 bits", list(l.shape, rank));
+    }
+    // Row-major strides first; INPUT_BLOCK_MAJOR swaps the roles of the last
+    // two axes inside each [out, in] matrix.
+    int64_t s = 1;
+    for (int d = last; d >= 0; --d) {
+        l.strides[size_t(d)] = s;
+        s *= l.grid[size_t(d)];
+    }
+    if (order == BlockOrder::InputBlockMajor && rank >= 2) {
+        l.strides[size_t(last - 1)] = 1;
+        l.strides[size_t(last)] = l.grid[size_t(last - 1)];
+    }
+    return l;
+}
+
+Layout narrow(const Layout& l, int dim, int64_t start, int64_t length) {
+    check_dim(l, dim, "narrow", l.rank);
+    const int64_t extent = l.shape[size_t(dim)];
+    if (start < 0 || length <= 0 || start > extent || length > extent - start)
+        fail(SKN_E_INVALID_ARGUMENT, "narrow: range [{}, {}) is outside dimension {} of extent {}", start,
+             start + length, dim, extent);
+    Layout out = l;
+    const bool block_axis = dim == l.rank - 1;
+    const int64_t be = block_axis ? l.block_elems() : 1;
+    if (block_axis && (start % be != 0 || length % be != 0)) {
+        const int64_t lo = start / be * be;
+        const int64_t hi = (start + length + be - 1) / be * be;
+        fail(SKN_E_INVALID_ARGUMENT,
+             "narrow: [{}, {}) splits a block of {} ({} elements per block) on the block axis; use a block-aligned "
+             "range such as [{}, {})",
+             start, start + length, l.format->name, be, lo, hi);
+    }
+    out.offset += (start / be) * l.strides[size_t(dim)];
+    out.shape[size_t(dim)] = length;
+    out.grid[size_t(dim)] = length / be;
+    return out;
+}
+
+Layout transpose(const Layout& l, int dim0, int dim1) {
+    if (l.packed())
+        fail(SKN_E_UNSUPPORTED,
+             "cannot transpose a packed {} weight: its blocks run along the input axis, so a transposed view would "
+             "split them. To compute x * W^T pass W as stored to skn_matmul_wt",
+             l.format->name);
+    check_dim(l, dim0, "transpose", l.rank);
+    check_dim(l, dim1, "transpose", l.rank);
+    Layout out = l;
+    std::swap(out.shape[size_t(dim0)], out.shape[size_t(dim1)]);
+    std::swap(out.grid[size_t(dim0)], out.grid[size_t(dim1)]);
+    std::swap(out.strides[size_t(dim0)], out.strides[size_t(dim1)]);
+    return out;
+}
+
+Layout unsqueeze(const Layout& l, int dim) {
+    if (l.rank == kMaxRank) fail(SKN_E_INVALID_ARGUMENT, "unsqueeze: the view already has the maximum rank {}", kMaxRank);
+    // The block axis of a packed view must stay last.
+    const int limit = l.packed() ? l.rank : l.rank + 1;
+    if (dim < 0 || dim >= limit)
+        fail(SKN_E_INVALID_ARGUMENT, "unsqueeze: position {} is out of range (valid: 0..{}{})", dim, limit - 1,
+             l.packed() ? "; the block axis of a packed view stays last" : "");
+    Layout out = l;
+    for (int d = l.rank; d > dim; --d) {
+        out.shape[size_t(d)] = l.shape[size_t(d - 1)];
+        out.grid[size_t(d)] = l.grid[size_t(d - 1)];
+        out.strides[size_t(d)] = l.strides[size_t(d - 1)];
+    }
+    out.shape[size_t(dim)] = 1;
+    out.grid[size_t(dim)] = 1;
+    out.strides[size_t(dim)] = 0;  // never multiplied by a non-zero index
+    out.rank = l.rank + 1;
+    return out;
+}
+
+}  // namespace skn

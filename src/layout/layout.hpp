@@ -1,0 +1,55 @@
+// Layout: where each block of a view lives. Shape is in elements (labels, the
+// block axis last for block formats); the block grid, its strides and its
+// offset are counted in blocks. The block order lives in the strides:
+// ROW_MAJOR [out, in] has strides [blocks_per_row, 1], INPUT_BLOCK_MAJOR has
+// [1, out]. Everything that reads a view goes through block_index(), so it
+// means the same matrix in either order.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "formats/format.hpp"
+#include "layout/block_order.hpp"
+
+namespace skn {
+
+constexpr int kMaxRank = 4;
+
+struct Layout {
+    const FormatTraits* format = nullptr;
+    int rank = 0;
+    std::array<int64_t, kMaxRank> shape{};    // elements per dimension
+    std::array<int64_t, kMaxRank> grid{};     // blocks per dimension (the last divided by block_elems)
+    std::array<int64_t, kMaxRank> strides{};  // in blocks
+    int64_t offset = 0;                       // in blocks
+    BlockOrder order = BlockOrder::RowMajor;
+
+    bool packed() const { return format->block_quantized; }
+    int64_t block_elems() const { return format->block_elems; }
+
+    // Flat block index of grid coordinates g[0..rank).
+    int64_t block_index(const int64_t* g) const {
+        int64_t at = offset;
+        for (int d = 0; d < rank; ++d) at += g[d] * strides[d];
+        return at;
+    }
+    int64_t element_count() const;
+    int64_t block_count() const;
+    // One past the largest flat block index the layout can reach.
+    int64_t reach() const;
+    LayoutClass layout_class() const;
+    std::string describe() const;
+};
+
+// A dense (fresh) layout of `shape` in `order`: for a packed weight
+// [..., out, in] INPUT_BLOCK_MAJOR makes each [out, in] matrix's blocks
+// b-major; leading dimensions stay outermost. Throws skn::Error on bad shapes.
+Layout make_layout(const FormatTraits& f, const int64_t* shape, int rank, BlockOrder order);
+
+Layout narrow(const Layout& l, int dim, int64_t start, int64_t length);
+Layout transpose(const Layout& l, int dim0, int dim1);
+Layout unsqueeze(const Layout& l, int dim);
+
+}  // namespace skn

@@ -1,0 +1,39 @@
+// Trace sink: where adapter / kernel / fallback events go. A conversion is
+// never silent (rule 3): whoever moves blocks emits an adapter event here.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "formats/format.hpp"
+#include "layout/block_order.hpp"
+#include "skn/skn.h"
+
+namespace skn {
+
+struct TraceSink {
+    skn_trace_fn fn = nullptr;
+    void* user = nullptr;
+
+    bool enabled() const { return fn != nullptr; }
+    void emit(const skn_trace_event& e) const {
+        if (fn != nullptr) fn(&e, user);
+    }
+};
+
+void emit_adapter(const TraceSink& sink, const FormatTraits& f, BlockOrder from, BlockOrder to, uint64_t bytes,
+                  int64_t nanoseconds);
+
+class Stopwatch {
+public:
+    Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+    int64_t nanoseconds() const {
+        return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
+    }
+
+private:
+    std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace skn

@@ -1,0 +1,50 @@
+/* Minimal assertion helpers shared by the C tests. */
+#ifndef SKN_TEST_CHECK_H
+#define SKN_TEST_CHECK_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "skn/skn.h"
+
+static int g_failures = 0;
+static int g_checks = 0;
+
+#define CHECK(cond)                                                                   \
+    do {                                                                              \
+        ++g_checks;                                                                   \
+        if (!(cond)) {                                                                \
+            ++g_failures;                                                             \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                             \
+    } while (0)
+
+static int message_contains(const char* needle) {
+    const char* msg = skn_last_error();
+    if (msg[0] == 0) return 0;
+    return needle == NULL || strstr(msg, needle) != NULL;
+}
+
+/* A failing call must return `expected` and leave a non-empty message that
+ * contains `needle` (when given). */
+#define CHECK_ERROR(call, expected, needle)                                                                 \
+    do {                                                                                                    \
+        skn_status s_ = (call);                                                                             \
+        ++g_checks;                                                                                         \
+        if (s_ != (expected)) {                                                                             \
+            ++g_failures;                                                                                   \
+            fprintf(stderr, "%s:%d: %s returned %s, expected %s (%s)\n", __FILE__, __LINE__, #call,         \
+                    skn_status_name(s_), skn_status_name(expected), skn_last_error());                      \
+        } else if (!message_contains(needle)) {                                                             \
+            ++g_failures;                                                                                   \
+            fprintf(stderr, "%s:%d: %s: message \"%s\" lacks \"%s\"\n", __FILE__, __LINE__, #call,          \
+                    skn_last_error(), (needle) ? (needle) : "");                                            \
+        }                                                                                                   \
+    } while (0)
+
+static int check_summary(void) {
+    printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);
+    return g_failures == 0 ? 0 : 1;
+}
+
+#endif

@@ -1,0 +1,386 @@
+// The differential suite: every registered kernel (every format x order x
+// ISA x precision) against the f64 reference on odd shapes, strided x and y,
+// with and without bias; determinism across orders and thread counts;
+// visible, strict-able fallbacks; per-call prepack accounting.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "dispatch/matmul.hpp"
+#include "fixtures/sample_weight.hpp"
+#include "formats/tensor_codec.hpp"
+#include "layout/prepack.hpp"
+#include "runtime/error.hpp"
+#include "support/matmul_reference.hpp"
+
+namespace skn {
+namespace {
+
+struct Events {
+    std::vector<skn_trace_event> list;
+    std::vector<std::string> details;
+    static void record(const skn_trace_event* e, void* user) {
+        auto* self = static_cast<Events*>(user);
+        self->list.push_back(*e);
+        self->details.emplace_back(e->detail);
+    }
+    TraceSink sink() { return TraceSink{&Events::record, this}; }
+    int count(skn_trace_kind k) const {
+        int c = 0;
+        for (const auto& e : list) c += e.kind == k;
+        return c;
+    }
+};
+
+// A quantized weight [out, in] with bytes in a given layout class.
+struct TestWeight {
+    const FormatTraits* f = nullptr;
+    int64_t out = 0, in = 0;
+    std::vector<uint8_t> rm;       // ROW_MAJOR bytes
+    std::vector<float> decoded;    // [out, in]
+    Scope scope;
+    View view;                     // in the requested layout class
+
+    TestWeight(const FormatTraits& fmt, int64_t o, int64_t bpr, LayoutClass cls, uint64_t seed) : f(&fmt), out(o) {
+        in = bpr * (fmt.block_quantized ? fmt.block_elems : 1) * (fmt.block_quantized ? 1 : 32);
+        std::vector<float> w(size_t(out * in));
+        sample_weight(w.data(), out, in, seed);
+        if (fmt.id == FormatId::I2_S)  // a sign quantizer: give it ternary weights
+            for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
+        rm.resize(quantized_size(fmt, out, in));
+        quantize_tensor(fmt, w.data(), out, in, rm.data(), rm.size());
+        decoded.resize(w.size());
+        dequantize_tensor(fmt, rm.data(), rm.size(), out, in, decoded.data(), decoded.size());
+        const int64_t shape[2] = {out, in};
+        if (cls == LayoutClass::Strided) {
+            // The transpose of a stored [in, out] matrix: dense, strided.
+            rm.assign(rm.size(), 0);
+            std::vector<float> t(w.size());
+            for (int64_t r = 0; r < out; ++r)
+                for (int64_t c = 0; c < in; ++c) t[size_t(c * out + r)] = w[size_t(r * in + c)];
+            quantize_tensor(fmt, t.data(), in, out, rm.data(), rm.size());
+            const int64_t tshape[2] = {in, out};
+            View stored = make_view(rm.data(), rm.size(), fmt, tshape, 2, BlockOrder::RowMajor);
+            view = with_layout(stored, transpose(stored.layout, 0, 1));
+            return;
+        }
+        view = make_view(rm.data(), rm.size(), fmt, shape, 2, BlockOrder::RowMajor);
+        if (cls == LayoutClass::BlockedInputMajor) {
+            View packed;
+            prepack(view, BlockOrder::InputBlockMajor, &scope, TraceSink{}, &packed);
+            view = packed;
+        }
+    }
+};
+
+struct Shape {
+    int64_t out, bpr, n;
+};
+
+std::vector<Shape> odd_shapes() {
+    std::vector<Shape> s;
+    for (int64_t out : {1, 3, 7, 8, 33, 257})
+        for (int64_t bpr : {1, 3, 5})
+            for (int64_t n : {1, 2, 5, 16}) s.push_back({out, bpr, n});
+    return s;
+}
+
+std::vector<const Kernel*> registered_kernels() {
+    std::vector<const Kernel*> out;
+    for (const Kernel& k : default_registry().kernels()) out.push_back(&k);
+    return out;
+}
+
+// Run y = x * W^T through the dispatcher with a registry holding only `k`
+// (plus nothing else), capped at k's ISA.
+void run_with_kernel(const Kernel& k, const View& w, const float* x, int64_t n, int64_t xs, const float* bias,
+                     float* y, int64_t ys, int threads = 1) {
+    static thread_local Registry single;
+    single = Registry();
+    single.add(k);
+    Context ctx;
+    ctx.set_registry(&single);
+    ctx.set_isa_cap(k.key.isa);
+    ctx.set_threads(threads);
+    MatmulOptions o;
+    o.precision = k.key.activation == FormatId::F32 && w.layout.format->activation != FormatId::F32 ? Precision::Exact
+                                                                                                    : Precision::Fast;
+    matmul_wt(ctx, x, n, xs, w, bias, y, ys, o);
+}
+
+class MatmulWtAgreesWithReference : public ::testing::TestWithParam<const Kernel*> {};
+
+TEST_P(MatmulWtAgreesWithReference, OnOddShapes) {
+    const Kernel& k = *GetParam();
+    if (!cpu_runs(k.key.isa)) GTEST_SKIP() << k.name << ": this CPU lacks " << isa_tag(k.key.isa);
+    const FormatTraits& f = *find_format(k.key.weight);
+    int case_index = 0;
+    for (const Shape& s : odd_shapes()) {
+        ++case_index;
+        TestWeight w(f, s.out, s.bpr, k.key.layout, uint64_t(case_index));
+        // A transposed matrix with a single output row is contiguous again.
+        if (w.view.layout.layout_class() != k.key.layout) continue;
+        const bool strided = case_index % 2 == 0, with_bias = case_index % 3 != 0;
+        const int64_t xs = w.in + (strided ? 5 : 0), ys = w.out + (strided ? 3 : 0);
+        std::vector<float> x(size_t(s.n * xs), 1e30f), y(size_t(s.n * ys), -7.0f), bias(size_t(w.out));
+        std::vector<float> xin(size_t(s.n * w.in));
+        sample_weight(xin.data(), s.n, w.in, 1000 + uint64_t(case_index));
+        for (int64_t i = 0; i < s.n; ++i)
+            for (int64_t c = 0; c < w.in; ++c) x[size_t(i * xs + c)] = xin[size_t(i * w.in + c)];
+        for (int64_t o = 0; o < w.out; ++o) bias[size_t(o)] = 0.25f * float(o % 5) - 0.5f;
+        run_with_kernel(k, w.view, x.data(), s.n, xs, with_bias ? bias.data() : nullptr, y.data(), ys);
+        const auto ref = test::reference_matmul(w.decoded, w.out, w.in, x.data(), s.n, xs,
+                                                with_bias ? bias.data() : nullptr, k.key.activation);
+        for (int64_t i = 0; i < s.n; ++i) {
+            for (int64_t o = 0; o < w.out; ++o) {
+                const double got = y[size_t(i * ys + o)], want = ref.y[size_t(i * w.out + o)];
+                ASSERT_LE(std::fabs(got - want), ref.bound[size_t(i * w.out + o)])
+                    << k.name << " out=" << s.out << " bpr=" << s.bpr << " n=" << s.n << " at [" << i << ", " << o
+                    << "]";
+            }
+            for (int64_t o = w.out; o < ys; ++o)
+                ASSERT_EQ(y[size_t(i * ys + o)], -7.0f) << k.name << ": wrote outside y's rows";
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKernels, MatmulWtAgreesWithReference, ::testing::ValuesIn(registered_kernels()),
+                         [](const auto& param_info) { return param_info.param->name; });
+
+TEST(KernelRegistry, NamesFollowTheGrammarAndEveryFormatHasReferenceKernelsInBothOrders) {
+    const std::regex grammar("^matmul_wt_[a-z0-9_]+_(rm|ibm|dense|strided)_[a-z0-9_]+_"
+                             "(scalar|avx2|avxvnni|avx512|avx512vnni|neon|neondotprod)$");
+    for (const Kernel& k : default_registry().kernels()) {
+        EXPECT_TRUE(std::regex_match(k.name, grammar)) << k.name;
+        EXPECT_EQ(k.name, kernel_name(k.key));
+    }
+    for (const FormatTraits& f : all_formats()) {
+        const LayoutClass a = f.block_quantized ? LayoutClass::BlockedRowMajor : LayoutClass::Contiguous;
+        const LayoutClass b = f.block_quantized ? LayoutClass::BlockedInputMajor : LayoutClass::Strided;
+        for (LayoutClass c : {a, b})
+            for (FormatId act : {f.activation, FormatId::F32}) {
+                const Kernel* k = default_registry().best(f.id, c, act, SKN_ISA_SCALAR, nullptr);
+                ASSERT_NE(k, nullptr) << f.name << " " << layout_class_name(c);
+                EXPECT_EQ(k->key.isa, SKN_ISA_SCALAR);
+            }
+    }
+}
+
+// Same inputs: bit-identical y for ROW_MAJOR and INPUT_BLOCK_MAJOR weights,
+// and for 1, 2 and 3 threads (the pool) and a caller's parallel-for.
+TEST(MatmulWtDeterminism, AcrossOrdersAndThreadCounts) {
+    for (const FormatTraits& f : all_formats()) {
+        if (!f.block_quantized) continue;
+        TestWeight rm(f, 37, 3, LayoutClass::BlockedRowMajor, 5);
+        TestWeight ibm(f, 37, 3, LayoutClass::BlockedInputMajor, 5);
+        const int64_t n = 5, in = rm.in;
+        std::vector<float> x(size_t(n * in));
+        sample_weight(x.data(), n, in, 77);
+        for (Precision p : {Precision::Fast, Precision::Exact}) {
+            std::vector<float> first;
+            for (const View* w : {&rm.view, &ibm.view})
+                for (int threads : {1, 2, 3}) {
+                    Context ctx;
+                    ctx.set_threads(threads);
+                    MatmulOptions o;
+                    o.precision = p;
+                    o.prepack_weights = true;  // each order's best kernel may live in the other order
+                    o.scope = &rm.scope;
+                    std::vector<float> y(size_t(n * 37));
+                    // Compare like with like: pin each order to its own kernels.
+                    Registry own;
+                    for (const Kernel& k : default_registry().kernels())
+                        if (k.key.layout == w->layout.layout_class()) own.add(k);
+                    ctx.set_registry(&own);
+                    matmul_wt(ctx, x.data(), n, in, *w, nullptr, y.data(), 37, o);
+                    if (first.empty()) first = y;
+                    ASSERT_EQ(std::memcmp(first.data(), y.data(), y.size() * 4), 0)
+                        << f.name << " precision " << int(p) << " order " << order_name(w->layout.order) << " threads "
+                        << threads;
+                }
+        }
+    }
+}
+
+TEST(MatmulWtDeterminism, CallerParallelForMatchesPool) {
+    const FormatTraits& f = *find_format(FormatId::Q4_K);
+    TestWeight w(f, 70, 3, LayoutClass::BlockedInputMajor, 9);
+    std::vector<float> x(size_t(4 * w.in)), y1(size_t(4 * 70)), y2(size_t(4 * 70));
+    sample_weight(x.data(), 4, w.in, 1);
+    Context a;
+    a.set_threads(3);
+    matmul_wt(a, x.data(), 4, w.in, w.view, nullptr, y1.data(), 70, MatmulOptions{});
+    Context b;
+    int calls = 0;
+    struct Lender {
+        static void parallel_for(skn_task_fn task, void* arg, int64_t count, void* user) {
+            ++*static_cast<int*>(user);
+            for (int64_t i = count - 1; i >= 0; --i) task(arg, i);  // any order is allowed
+        }
+    };
+    b.set_parallel_for(ParallelFor{&Lender::parallel_for, &calls});
+    matmul_wt(b, x.data(), 4, w.in, w.view, nullptr, y2.data(), 70, MatmulOptions{});
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(std::memcmp(y1.data(), y2.data(), y1.size() * 4), 0);
+}
+
+// A test-only registry: a pretend SIMD kernel (the reference under an AVX2
+// key) for INPUT_BLOCK_MAJOR Q4_0 only.
+Registry registry_with_ibm_simd_only() {
+    Registry r;
+    register_reference_kernels(r);
+    Kernel fake = *default_registry().best(FormatId::Q4_0, LayoutClass::BlockedInputMajor, FormatId::Q8_0,
+                                           SKN_ISA_SCALAR, nullptr);
+    fake.key.isa = SKN_ISA_AVX2;
+    fake.name = kernel_name(fake.key);
+    r.add(fake);
+    return r;
+}
+
+TEST(MatmulWtFallback, ReferenceRunsWithAFallbackEventAndStrictRefuses) {
+    if (!cpu_runs(SKN_ISA_AVX2)) GTEST_SKIP() << "needs an AVX2 CPU for the pretend SIMD kernel";
+    const Registry reg = registry_with_ibm_simd_only();
+    const FormatTraits& f = *find_format(FormatId::Q4_0);
+    TestWeight w(f, 9, 3, LayoutClass::BlockedRowMajor, 3);
+    std::vector<float> x(size_t(2 * w.in)), y(size_t(2 * 9));
+    sample_weight(x.data(), 2, w.in, 4);
+    Context ctx;
+    ctx.set_registry(&reg);
+    ctx.set_isa_cap(SKN_ISA_AVX2);
+    Events ev;
+    ctx.set_trace(ev.sink());
+    matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), 9, MatmulOptions{});
+    ASSERT_EQ(ev.count(SKN_TRACE_FALLBACK), 1);
+    ASSERT_EQ(ev.count(SKN_TRACE_KERNEL), 1);
+    EXPECT_EQ(ev.count(SKN_TRACE_ADAPTER), 0);
+    const std::string why = ev.details[0];
+    EXPECT_NE(why.find("wanted matmul_wt_q4_0_rm_q8_0_avx2"), std::string::npos) << why;
+    EXPECT_NE(why.find("ran matmul_wt_q4_0_rm_q8_0_scalar"), std::string::npos) << why;
+    EXPECT_NE(why.find("matmul_wt_q4_0_ibm_q8_0_avx2"), std::string::npos) << why;
+    EXPECT_NE(why.find("skn_prepack_for_matmul"), std::string::npos) << why;
+    EXPECT_EQ(ev.list[1].isa, SKN_ISA_SCALAR);
+
+    MatmulOptions strict;
+    strict.strict = true;
+    try {
+        matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), 9, strict);
+        ADD_FAILURE() << "strict must refuse a fallback";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.status(), SKN_E_UNSUPPORTED);
+        EXPECT_NE(std::string(e.what()).find("wanted matmul_wt_q4_0_rm_q8_0_avx2"), std::string::npos) << e.what();
+    }
+    // A format with no SIMD kernel in either order also falls back, visibly.
+    TestWeight q5(*find_format(FormatId::Q5_0), 4, 3, LayoutClass::BlockedInputMajor, 3);
+    ev.list.clear();
+    ev.details.clear();
+    matmul_wt(ctx, x.data(), 2, q5.in, q5.view, nullptr, y.data(), 9, MatmulOptions{});
+    ASSERT_EQ(ev.count(SKN_TRACE_FALLBACK), 1);
+    EXPECT_NE(ev.details[0].find("no SIMD kernel"), std::string::npos) << ev.details[0];
+    // Capped at scalar, the reference is what was asked for: no fallback.
+    ctx.set_isa_cap(SKN_ISA_SCALAR);
+    ev.list.clear();
+    matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), 9, strict);
+    EXPECT_EQ(ev.count(SKN_TRACE_FALLBACK), 0);
+}
+
+TEST(MatmulWtFallback, PrepackWeightsEmitsOneAdapterPerCallThatNeedsIt) {
+    if (!cpu_runs(SKN_ISA_AVX2)) GTEST_SKIP() << "needs an AVX2 CPU for the pretend SIMD kernel";
+    const Registry reg = registry_with_ibm_simd_only();
+    const FormatTraits& f = *find_format(FormatId::Q4_0);
+    TestWeight rm(f, 9, 3, LayoutClass::BlockedRowMajor, 3);
+    TestWeight ibm(f, 9, 3, LayoutClass::BlockedInputMajor, 3);
+    std::vector<float> x(size_t(2 * rm.in)), y1(18), y2(18);
+    sample_weight(x.data(), 2, rm.in, 4);
+    Context ctx;
+    ctx.set_registry(&reg);
+    ctx.set_isa_cap(SKN_ISA_AVX2);
+    Events ev;
+    ctx.set_trace(ev.sink());
+    Scope scope;
+    MatmulOptions o;
+    o.prepack_weights = true;
+    o.scope = &scope;
+    for (int call = 1; call <= 3; ++call) {
+        matmul_wt(ctx, x.data(), 2, rm.in, rm.view, nullptr, y1.data(), 9, o);
+        EXPECT_EQ(ev.count(SKN_TRACE_ADAPTER), call);
+        EXPECT_EQ(ev.count(SKN_TRACE_FALLBACK), 0);
+    }
+    EXPECT_EQ(ev.list.back().isa, SKN_ISA_AVX2);
+    EXPECT_EQ(scope.storage->allocated_bytes(), 3 * rm.rm.size()) << "the copy is made on every call";
+    ev.list.clear();
+    matmul_wt(ctx, x.data(), 2, ibm.in, ibm.view, nullptr, y2.data(), 9, o);
+    EXPECT_EQ(ev.count(SKN_TRACE_ADAPTER), 0) << "a weight prepacked at load needs no adapter";
+    EXPECT_EQ(std::memcmp(y1.data(), y2.data(), 18 * 4), 0);
+    // Without a scope, prepack_weights cannot copy: a clear error.
+    o.scope = nullptr;
+    EXPECT_THROW(matmul_wt(ctx, x.data(), 2, rm.in, rm.view, nullptr, y1.data(), 9, o), Error);
+    // preferred_order sees the pretend kernel.
+    EXPECT_EQ(preferred_order(ctx, rm.view), BlockOrder::InputBlockMajor);
+    EXPECT_EQ(preferred_order(ctx, ibm.view), BlockOrder::InputBlockMajor);
+}
+
+TEST(MatmulWtArguments, BadInputIsRefusedWithAMessage) {
+    const FormatTraits& f = *find_format(FormatId::Q8_0);
+    TestWeight w(f, 4, 3, LayoutClass::BlockedRowMajor, 1);
+    std::vector<float> x(size_t(2 * w.in), 0.5f), y(8);
+    Context ctx;
+    auto expect_error = [&](auto&& fn, const char* needle) {
+        try {
+            fn();
+            ADD_FAILURE() << "expected an error containing " << needle;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+        }
+    };
+    expect_error([&] { matmul_wt(ctx, nullptr, 2, w.in, w.view, nullptr, y.data(), 4, {}); }, "NULL");
+    expect_error([&] { matmul_wt(ctx, x.data(), 0, w.in, w.view, nullptr, y.data(), 4, {}); }, "x_rows");
+    expect_error([&] { matmul_wt(ctx, x.data(), 2, w.in - 1, w.view, nullptr, y.data(), 4, {}); }, "x_row_stride");
+    expect_error([&] { matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), 3, {}); }, "y_row_stride");
+    expect_error([&] { matmul_wt(ctx, x.data(), 1, w.in, w.view, nullptr, x.data() + 4, 4, {}); }, "overlaps");
+    x[5] = std::nanf("");
+    expect_error([&] { matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), 4, {}); }, "activation [0, 5]");
+    MatmulOptions exact;
+    exact.precision = Precision::Exact;
+    matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), 4, exact);
+    EXPECT_TRUE(std::isnan(y[0])) << "exact precision propagates NaN";
+    // A weight labelled [in, out].
+    std::vector<uint8_t> b(quantized_size(f, 1, 128));
+    const int64_t swapped[2] = {128, 1};
+    (void)swapped;
+    const int64_t shape3[3] = {1, 4, 96};
+    View v3 = make_view(w.rm.data(), w.rm.size(), f, shape3, 3, BlockOrder::RowMajor);
+    expect_error([&] { matmul_wt(ctx, x.data(), 2, 96, v3, nullptr, y.data(), 4, {}); }, "rank-2");
+}
+
+TEST(MatmulWtPrecision, FastIsWithinTheActivationQuantizationBoundOfExact) {
+    for (FormatId id : {FormatId::Q4_0, FormatId::Q4_1, FormatId::Q4_K, FormatId::Q6_K, FormatId::IQ4_NL,
+                        FormatId::TQ2_0, FormatId::BF16}) {
+        const FormatTraits& f = *find_format(id);
+        TestWeight w(f, 16, 3, f.block_quantized ? LayoutClass::BlockedRowMajor : LayoutClass::Contiguous, 2);
+        const int64_t n = 3;
+        std::vector<float> x(size_t(n * w.in)), yf(size_t(n * 16)), ye(size_t(n * 16));
+        sample_weight(x.data(), n, w.in, 8);
+        Context ctx;
+        MatmulOptions o;
+        matmul_wt(ctx, x.data(), n, w.in, w.view, nullptr, yf.data(), 16, o);
+        o.precision = Precision::Exact;
+        matmul_wt(ctx, x.data(), n, w.in, w.view, nullptr, ye.data(), 16, o);
+        const auto exact = test::reference_matmul(w.decoded, 16, w.in, x.data(), n, w.in, nullptr, FormatId::F32);
+        const auto bound = test::activation_error_bound(w.decoded, 16, w.in, x.data(), n, w.in, f.activation);
+        double worst = 0;
+        for (size_t k = 0; k < yf.size(); ++k) {
+            const double err = std::fabs(double(yf[k]) - exact.y[k]);
+            ASSERT_LE(err, bound[k] + 2 * exact.bound[k]) << f.name << " output " << k;
+            worst = std::max(worst, err / (bound[k] + 1e-30));
+            ASSERT_LE(std::fabs(double(ye[k]) - exact.y[k]), exact.bound[k]) << f.name << " exact output " << k;
+        }
+        std::printf("  %-6s fast vs exact: worst error %.3f of the documented bound\n", f.name, worst);
+    }
+}
+
+}  // namespace
+}  // namespace skn
