@@ -33,8 +33,8 @@ TEST_P(Fixtures, EveryBlockIsDistinctAndKernelOrderIsThePermutation) {
     std::vector<uint8_t> rm(n), ibm(n), permuted(n);
     write_fixture(f, BlockOrder::RowMajor, rows, bpr, rm.data());
     write_fixture(f, BlockOrder::InputBlockMajor, rows, bpr, ibm.data());
-    std::set<std::vector<uint8_t>> blocks;
-    for (int64_t i = 0; i < rows * bpr; ++i) blocks.emplace(rm.begin() + long(i * bpb), rm.begin() + long((i + 1) * bpb));
+    std::set<std::string> blocks;  // each block's bytes
+    for (int64_t i = 0; i < rows * bpr; ++i) blocks.emplace(reinterpret_cast<const char*>(rm.data()) + i * int64_t(bpb), bpb);
     EXPECT_EQ(blocks.size(), size_t(rows * bpr)) << "two blocks share a tag";
     // Every byte position differs between at least two blocks: no byte is constant.
     for (size_t j = 0; j < bpb; ++j) {
