@@ -437,7 +437,311 @@ SKN_API skn_status skn_fixture_golden(skn_format format, skn_golden_part part, v
                                       size_t* needed);
 
 /* ===== 8. GGUF files ====================================================== */
-/* (section owned by the GGUF work: declarations go between these markers) */
+/* Reading GGUF v2 and v3 files (docs/gguf.md) and writing GGUF v3.
+ *
+ * A reader checks every count, length, offset, dimension and byte size
+ * against the bytes really present before using it: a malformed file gives
+ * SKN_E_FORMAT and a message naming the byte offset and the key or tensor at
+ * fault, never a crash or a read outside the file. Files and tensors larger
+ * than 4 GiB are supported (offsets are 64-bit).
+ *
+ * Zero-copy contract: string values, arrays and tensor bytes are pointers
+ * into the mapped file (skn_gguf_open) or into the caller's buffer
+ * (skn_gguf_open_memory), valid until skn_gguf_close. Such strings are NOT
+ * NUL-terminated: use the length returned with them. Numeric array data may
+ * be unaligned: read it with memcpy. Key and tensor names are copies owned by
+ * the skn_gguf and are NUL-terminated (a name may still hold a NUL byte; the
+ * length is authoritative).
+ *
+ * An open skn_gguf is immutable: every function taking a `const skn_gguf*`
+ * may be called from several threads at once. A skn_gguf_writer is used by
+ * one thread at a time.
+ *
+ * skn_gguf_tensor_view wraps a tensor as an skn_view over the file's bytes:
+ * ROW_MAJOR, never relaid out (rule 1). */
+
+typedef struct skn_gguf skn_gguf;
+
+/* Metadata value types; the values are the file format's own numbers. */
+typedef enum skn_gguf_type {
+    SKN_GGUF_TYPE_U8 = 0,
+    SKN_GGUF_TYPE_I8 = 1,
+    SKN_GGUF_TYPE_U16 = 2,
+    SKN_GGUF_TYPE_I16 = 3,
+    SKN_GGUF_TYPE_U32 = 4,
+    SKN_GGUF_TYPE_I32 = 5,
+    SKN_GGUF_TYPE_F32 = 6,
+    SKN_GGUF_TYPE_BOOL = 7, /* one byte, 0 or 1 (other values are refused as malformed) */
+    SKN_GGUF_TYPE_STRING = 8,
+    SKN_GGUF_TYPE_ARRAY = 9,
+    SKN_GGUF_TYPE_U64 = 10,
+    SKN_GGUF_TYPE_I64 = 11,
+    SKN_GGUF_TYPE_F64 = 12
+} skn_gguf_type;
+
+/* The lower-case name of a value type ("u32", "string"), or "invalid". */
+SKN_API const char* skn_gguf_type_name(skn_gguf_type type);
+
+/* How tensor shapes are labelled. The bytes are never moved either way.
+ * SKN_GGUF_OUT_IN (the default) reverses the file's dimension order: a
+ * matrix the file stores as ne = [in, out] reads [out, in], with the
+ * contiguous block axis last: what skn_matmul_wt and skn_require_out_in
+ * expect. SKN_GGUF_AS_STORED keeps the file's (ggml's) order [ne0, ne1, ...]. */
+typedef enum skn_gguf_orientation {
+    SKN_GGUF_OUT_IN = 0,
+    SKN_GGUF_AS_STORED = 1
+} skn_gguf_orientation;
+
+/* Options for opening. Zero-initialise, set struct_size =
+ * sizeof(skn_gguf_options); a NULL options pointer means the defaults. */
+typedef struct skn_gguf_options {
+    size_t struct_size;
+    skn_gguf_orientation orientation; /* default SKN_GGUF_OUT_IN */
+    /* 0 (default): a file holding any tensor of a type skn does not implement
+     * (the IQ1/IQ2/IQ3 grid types, integer types, removed types, unknown ids)
+     * is refused with SKN_E_UNSUPPORTED, every such tensor named in the
+     * message. 1: the file opens, those tensors are listed with supported = 0
+     * (and one WARN log message names them) but cannot be decoded. */
+    int32_t allow_unsupported;
+} skn_gguf_options;
+
+/* Open and validate the GGUF file at `path`, mapped read-only (the file
+ * descriptor is closed before returning; the mapping lives until
+ * skn_gguf_close). Tensor types are checked up front: see
+ * skn_gguf_options.allow_unsupported. A file holding only supported types
+ * opens without logging anything at WARN.
+ * On success *out owns the file; release it with skn_gguf_close.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL path/out, options with a
+ * struct_size too small or an orientation outside the enum, a file that
+ * cannot be opened or mapped: the message has the system's reason);
+ * SKN_E_FORMAT (malformed file: the message names the byte offset and the
+ * key or tensor); SKN_E_UNSUPPORTED (GGUF v1, a big-endian or newer file,
+ * tensors of types skn does not implement); SKN_E_OUT_OF_MEMORY. *out is
+ * untouched on error. */
+SKN_API skn_status skn_gguf_open(const char* path, const skn_gguf_options* options, skn_gguf** out);
+
+/* Like skn_gguf_open over the `size` bytes at `data`, which are borrowed:
+ * keep them alive and unchanged until skn_gguf_close. */
+SKN_API skn_status skn_gguf_open_memory(const void* data, size_t size, const skn_gguf_options* options,
+                                        skn_gguf** out);
+
+/* Release a file opened by skn_gguf_open(_memory) (NULL is ignored). Every
+ * pointer obtained from it becomes invalid. */
+SKN_API void skn_gguf_close(skn_gguf* gguf);
+
+/* File-level facts; on a NULL gguf they return 0 (version, alignment,
+ * data_offset, file_size) or -1 (counts). Never fail otherwise.
+ * data_offset is the file offset at which the data section starts. */
+SKN_API uint32_t skn_gguf_version(const skn_gguf* gguf);
+SKN_API uint32_t skn_gguf_alignment(const skn_gguf* gguf);
+SKN_API uint64_t skn_gguf_data_offset(const skn_gguf* gguf);
+/* The size in bytes of the file (or buffer). */
+SKN_API uint64_t skn_gguf_file_size(const skn_gguf* gguf);
+SKN_API int64_t skn_gguf_tensor_count(const skn_gguf* gguf);
+/* The number of tensors of types skn does not implement (0 unless the file
+ * was opened with allow_unsupported). */
+SKN_API int64_t skn_gguf_unsupported_count(const skn_gguf* gguf);
+
+/* What the file says about one tensor. Set struct_size =
+ * sizeof(skn_gguf_tensor_props) before the call. */
+typedef struct skn_gguf_tensor_props {
+    size_t struct_size;
+    const char* name;         /* NUL-terminated, owned by the skn_gguf */
+    size_t name_len;          /* bytes of name, NUL not counted */
+    int32_t type_id;          /* the GGUF tensor type id as stored */
+    const char* type_name;    /* "Q4_K", "IQ2_XXS", "IQ4_NL_4_4", "unknown"; static storage */
+    int32_t supported;        /* 1 when skn implements the type; then format == type_id */
+    skn_format format;        /* == type_id; a valid skn_format only when supported */
+    int32_t rank;             /* 1..4 */
+    int64_t shape[4];         /* labelled per the orientation; entries past rank are 1 */
+    int64_t ne[4];            /* the file's order (ggml's ne), whatever the orientation; past rank 1 */
+    uint64_t offset;          /* file offset of the first byte */
+    uint64_t size;            /* bytes, I2_S trailer included; 0 when the type's size is unknown */
+} skn_gguf_tensor_props;
+
+/* Fill *info for tensor `index` (0 <= index < skn_gguf_tensor_count).
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, struct_size too small, index
+ * out of range). */
+SKN_API skn_status skn_gguf_tensor_info(const skn_gguf* gguf, int64_t index, skn_gguf_tensor_props* info);
+
+/* Set *index to the tensor named `name` (compared byte for byte), or -1 when
+ * there is none (which is not an error).
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT for NULL arguments. */
+SKN_API skn_status skn_gguf_find_tensor(const skn_gguf* gguf, const char* name, int64_t* index);
+
+/* The bytes of tensor `index`: *data points into the file, *size is its byte
+ * size. Works for every tensor whose size is known, including those of
+ * unsupported types opened with allow_unsupported (raw bytes).
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, index out of range);
+ * SKN_E_UNSUPPORTED (a removed or unknown type whose size skn does not know). */
+SKN_API skn_status skn_gguf_tensor_data(const skn_gguf* gguf, int64_t index, const void** data, size_t* size);
+
+/* Tensor `index` as a zero-copy ROW_MAJOR view, labelled as the file was
+ * opened: with SKN_GGUF_OUT_IN a 2-D weight is [out, in] and can go straight
+ * to skn_prepack_for_matmul / skn_matmul_wt. With SKN_GGUF_AS_STORED a dense
+ * tensor is labelled [ne0, ne1, ...] (a STRIDED view: the transpose of the
+ * stored matrix); a block-quantized tensor of rank >= 2 is refused, since its
+ * blocks run along ne0, which a packed view keeps as its last dimension.
+ * The view keeps the file mapping alive (it stays valid after
+ * skn_gguf_close); for skn_gguf_open_memory the caller's buffer must outlive
+ * it. Release it with skn_view_release.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, index out of range, a packed
+ * tensor labelled AS_STORED: the message says "looks like [in, out]" and
+ * names SKN_GGUF_OUT_IN); SKN_E_UNSUPPORTED (a tensor type skn does not
+ * implement). */
+SKN_API skn_status skn_gguf_tensor_view(const skn_gguf* gguf, int64_t index, skn_view** out);
+
+/* ---- metadata. Keys are addressed by index, 0 <= key < skn_gguf_kv_count. */
+
+/* The number of metadata pairs (-1 for a NULL gguf). */
+SKN_API int64_t skn_gguf_kv_count(const skn_gguf* gguf);
+
+/* The key of pair `key` (NUL-terminated, owned by the skn_gguf) and its
+ * length (len may be NULL). Returns SKN_OK; SKN_E_INVALID_ARGUMENT. */
+SKN_API skn_status skn_gguf_kv_key(const skn_gguf* gguf, int64_t key, const char** name, size_t* len);
+
+/* Set *index to the pair whose key is `name`, or -1 when there is none.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT for NULL arguments. */
+SKN_API skn_status skn_gguf_find_key(const skn_gguf* gguf, const char* name, int64_t* index);
+
+/* The value type of pair `key`. Returns SKN_OK; SKN_E_INVALID_ARGUMENT. */
+SKN_API skn_status skn_gguf_kv_type(const skn_gguf* gguf, int64_t key, skn_gguf_type* type);
+
+/* Typed scalar getters. The pair's type must be exactly the one named: no
+ * conversion, not even a lossless widening.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, key out of range, a
+ * different type: the message names the actual type). */
+SKN_API skn_status skn_gguf_get_u8(const skn_gguf* gguf, int64_t key, uint8_t* out);
+SKN_API skn_status skn_gguf_get_i8(const skn_gguf* gguf, int64_t key, int8_t* out);
+SKN_API skn_status skn_gguf_get_u16(const skn_gguf* gguf, int64_t key, uint16_t* out);
+SKN_API skn_status skn_gguf_get_i16(const skn_gguf* gguf, int64_t key, int16_t* out);
+SKN_API skn_status skn_gguf_get_u32(const skn_gguf* gguf, int64_t key, uint32_t* out);
+SKN_API skn_status skn_gguf_get_i32(const skn_gguf* gguf, int64_t key, int32_t* out);
+SKN_API skn_status skn_gguf_get_u64(const skn_gguf* gguf, int64_t key, uint64_t* out);
+SKN_API skn_status skn_gguf_get_i64(const skn_gguf* gguf, int64_t key, int64_t* out);
+SKN_API skn_status skn_gguf_get_f32(const skn_gguf* gguf, int64_t key, float* out);
+SKN_API skn_status skn_gguf_get_f64(const skn_gguf* gguf, int64_t key, double* out);
+/* *out is 0 or 1. */
+SKN_API skn_status skn_gguf_get_bool(const skn_gguf* gguf, int64_t key, int* out);
+
+/* A string value: *str points into the file and is NOT NUL-terminated; *len
+ * is its length in bytes. Zero-copy. Returns as the scalar getters do. */
+SKN_API skn_status skn_gguf_get_string(const skn_gguf* gguf, int64_t key, const char** str, size_t* len);
+
+/* Arrays are named by an array id. A key's index is the id of that key's
+ * array (the key must hold an array); arrays held in arrays have the ids
+ * skn_gguf_array_nested returns. */
+
+/* The element type and element count of an array.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, no such array, a key that is
+ * not an array: the message names its type). */
+SKN_API skn_status skn_gguf_array_info(const skn_gguf* gguf, uint64_t array, skn_gguf_type* element_type,
+                                       uint64_t* count);
+
+/* The elements of an array of a fixed-size type (numbers and bools): *data
+ * points at `count` little-endian values in the file (zero-copy; possibly
+ * unaligned, so copy them out with memcpy). Returns SKN_OK;
+ * SKN_E_INVALID_ARGUMENT (as skn_gguf_array_info, or string or array
+ * elements). */
+SKN_API skn_status skn_gguf_array_data(const skn_gguf* gguf, uint64_t array, const void** data, uint64_t* count);
+
+/* String `i` of a string array, in O(1): *str points into the file, NOT
+ * NUL-terminated, *len bytes. (The reader keeps an index of 8 bytes per
+ * string, built at open, so a 150k-entry vocabulary is indexed without
+ * copying any text.) Returns SKN_OK; SKN_E_INVALID_ARGUMENT (not a string
+ * array, i out of range). */
+SKN_API skn_status skn_gguf_array_string(const skn_gguf* gguf, uint64_t array, uint64_t i, const char** str,
+                                         size_t* len);
+
+/* The array id of element `i` of an array of arrays. Arrays nest at most 8
+ * deep. Returns SKN_OK; SKN_E_INVALID_ARGUMENT (not an array of arrays, i
+ * out of range). */
+SKN_API skn_status skn_gguf_array_nested(const skn_gguf* gguf, uint64_t array, uint64_t i, uint64_t* nested);
+
+/* ---- writing GGUF v3. The writer keeps everything in memory (tensor bytes
+ * are copied when added) and validates each addition, so whatever it writes
+ * reads back with skn_gguf_open. Pairs and tensors are written in the order
+ * added; each tensor's data starts at a multiple of the alignment and is
+ * zero-padded to it. */
+
+typedef struct skn_gguf_writer skn_gguf_writer;
+
+/* Create an empty writer (alignment 32). Release it with
+ * skn_gguf_writer_destroy. Returns SKN_OK; SKN_E_INVALID_ARGUMENT (out
+ * NULL); SKN_E_OUT_OF_MEMORY. */
+SKN_API skn_status skn_gguf_writer_create(skn_gguf_writer** out);
+
+/* Release a writer and the copies it holds (NULL is ignored). */
+SKN_API void skn_gguf_writer_destroy(skn_gguf_writer* writer);
+
+/* Set the alignment: a positive multiple of 8. Any value other than 32 is
+ * recorded as the u32 key general.alignment (a later call updates it).
+ * Adding general.alignment as a u32 pair has the same effect.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT. */
+SKN_API skn_status skn_gguf_writer_set_alignment(skn_gguf_writer* writer, uint32_t alignment);
+
+/* Add a metadata pair. Keys are 1..65535 bytes (NUL-terminated here) and
+ * unique within a file; general.alignment must be a u32 positive multiple of
+ * 8. Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, empty, too long or
+ * repeated key); SKN_E_OUT_OF_MEMORY. */
+SKN_API skn_status skn_gguf_writer_add_u8(skn_gguf_writer* writer, const char* key, uint8_t value);
+SKN_API skn_status skn_gguf_writer_add_i8(skn_gguf_writer* writer, const char* key, int8_t value);
+SKN_API skn_status skn_gguf_writer_add_u16(skn_gguf_writer* writer, const char* key, uint16_t value);
+SKN_API skn_status skn_gguf_writer_add_i16(skn_gguf_writer* writer, const char* key, int16_t value);
+SKN_API skn_status skn_gguf_writer_add_u32(skn_gguf_writer* writer, const char* key, uint32_t value);
+SKN_API skn_status skn_gguf_writer_add_i32(skn_gguf_writer* writer, const char* key, int32_t value);
+SKN_API skn_status skn_gguf_writer_add_u64(skn_gguf_writer* writer, const char* key, uint64_t value);
+SKN_API skn_status skn_gguf_writer_add_i64(skn_gguf_writer* writer, const char* key, int64_t value);
+SKN_API skn_status skn_gguf_writer_add_f32(skn_gguf_writer* writer, const char* key, float value);
+SKN_API skn_status skn_gguf_writer_add_f64(skn_gguf_writer* writer, const char* key, double value);
+/* value must be 0 or 1. */
+SKN_API skn_status skn_gguf_writer_add_bool(skn_gguf_writer* writer, const char* key, int value);
+/* `len` bytes at `value` (copied; may contain NUL bytes; value may be NULL
+ * when len is 0). */
+SKN_API skn_status skn_gguf_writer_add_string(skn_gguf_writer* writer, const char* key, const char* value,
+                                              size_t len);
+
+/* An array of `count` elements of a fixed-size type (numbers or bools: bool
+ * elements are bytes 0 or 1), little-endian at `data` (copied). Returns as
+ * the scalar adders, and SKN_E_INVALID_ARGUMENT for a string or array
+ * element type (use skn_gguf_writer_add_string_array). */
+SKN_API skn_status skn_gguf_writer_add_array(skn_gguf_writer* writer, const char* key, skn_gguf_type element_type,
+                                             const void* data, uint64_t count);
+
+/* An array of `count` strings: strings[i] has lengths[i] bytes, or is
+ * NUL-terminated when lengths is NULL. Copied. */
+SKN_API skn_status skn_gguf_writer_add_string_array(skn_gguf_writer* writer, const char* key,
+                                                    const char* const* strings, const size_t* lengths,
+                                                    uint64_t count);
+
+/* Add a tensor of a format skn implements. `ne` holds `rank` (1..4)
+ * dimensions in FILE order (ggml's ne: ne[0] is the contiguous row length,
+ * so a weight the model calls [out, in] is ne = {in, out}), each positive,
+ * ne[0] a multiple of the format's block size. `size` must equal the
+ * tensor's byte size (I2_S: trailer included). The bytes are copied. Names
+ * are 1..63 bytes (ggml's limit) and unique.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, bad name, bad shape, size
+ * not the tensor's: the message gives both); SKN_E_UNKNOWN_FORMAT;
+ * SKN_E_OUT_OF_MEMORY. */
+SKN_API skn_status skn_gguf_writer_add_tensor(skn_gguf_writer* writer, const char* name, skn_format format,
+                                              int32_t rank, const int64_t* ne, const void* data, size_t size);
+
+/* The size in bytes of the file the writer would write now.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL). */
+SKN_API skn_status skn_gguf_writer_size(const skn_gguf_writer* writer, uint64_t* size);
+
+/* Write the file into the caller's buffer (`capacity` bytes, at least
+ * skn_gguf_writer_size). The caller owns the buffer throughout.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL); SKN_E_BUFFER_TOO_SMALL
+ * (both sizes in the message; nothing written). */
+SKN_API skn_status skn_gguf_writer_write_memory(const skn_gguf_writer* writer, void* dst, size_t capacity);
+
+/* Write the file at `path`, replacing any file there. The bytes go to
+ * "<path>.skn-partial" first, renamed over `path` when complete: on failure
+ * `path` is untouched and no partial file is left. Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, the
+ * file cannot be created or written: the message has the system's reason). */
+SKN_API skn_status skn_gguf_writer_write_file(const skn_gguf_writer* writer, const char* path);
+
 /* ----- end of GGUF files ----- */
 
 /* ===== 9. Context and matmul_wt ========================================== */

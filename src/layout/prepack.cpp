@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "layout/orientation.hpp"
 #include "layout/relayout.hpp"
 #include "runtime/error.hpp"
 
@@ -43,6 +44,8 @@ bool prepack(const View& v, BlockOrder order, Scope* scope, const TraceSink& sin
         fail(SKN_E_UNSUPPORTED,
              "cannot prepack a dense {} view: block order applies to block-quantized formats only ({})", l.format->name,
              l.describe());
+    // The orientation guard runs on every weight handed to prepack.
+    if (l.rank == 2) require_out_in(l.shape[0], l.shape[1], *l.format);
     if (order == l.order) return false;
     if (scope == nullptr)
         fail(SKN_E_INVALID_ARGUMENT, "prepack to {} copies the weight, so it needs a scope to allocate in",

@@ -15,7 +15,8 @@ static int g_checks = 0;
         ++g_checks;                                                                   \
         if (!(cond)) {                                                                \
             ++g_failures;                                                             \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, "%s:%d: CHECK failed: %s (last error: %s)\n", __FILE__, __LINE__, #cond, \
+                    skn_last_error());                                                \
         }                                                                             \
     } while (0)
 

@@ -3,5 +3,7 @@
 #define SKN_TOOL_COMMANDS_H
 
 int skn_cmd_demo(int argc, char** argv);
+int skn_cmd_inspect(int argc, char** argv);
+int skn_cmd_bench(int argc, char** argv);
 
 #endif

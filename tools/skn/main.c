@@ -12,6 +12,10 @@ static void usage(FILE* out) {
             "commands:\n"
             "  demo        quantize the embedded sample weight to every format, decode it back,\n"
             "              and print the error table\n"
+            "  inspect     print a GGUF file's metadata and tensor table: skn inspect [FILE]\n"
+            "              (no FILE: an embedded sample built with the GGUF writer)\n"
+            "  bench       time matmul_wt per format, order, ISA, shape and thread count against the\n"
+            "              machine's measured roofline: skn bench --help\n"
             "  version     print the library version and the CPU tier kernels will use\n"
             "  help        show this text\n");
 }
@@ -23,6 +27,8 @@ int main(int argc, char** argv) {
     }
     const char* cmd = argv[1];
     if (strcmp(cmd, "demo") == 0) return skn_cmd_demo(argc - 1, argv + 1);
+    if (strcmp(cmd, "inspect") == 0) return skn_cmd_inspect(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0) return skn_cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0) {
         printf("skn %s (cpu: %s)\n", skn_version_string(), skn_isa_name(skn_cpu_isa()));
         return 0;

@@ -1,0 +1,37 @@
+// Dense (CONTIGUOUS F32 / F16 / BF16 weight) matmul_wt kernels for x86. The
+// ISA translation units (dense_avx2.cpp, dense_avx512vnni.cpp) see only this
+// header: a plain struct filled by register_dense.cpp (built without ISA
+// flags) from MatmulArgs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace skn::kernels::x86 {
+
+struct DenseArgs {
+    const uint8_t* w = nullptr;  // element (0, 0) of the weight
+    int64_t row_stride = 0;      // bytes between weight rows
+    int64_t in = 0, n = 0;
+    const uint8_t* x = nullptr;  // activations: F32 (xf) or the fast activation format (xq: F16 / BF16)
+    size_t x_stride = 0;         // bytes between activation rows
+    const float* bias = nullptr;
+    float* y = nullptr;
+    int64_t y_stride = 0;
+};
+
+using DenseKernelFn = void (*)(const DenseArgs& a, int64_t out_begin, int64_t out_end);
+
+// <weight>_<activation>_<isa>
+void bf16_bf16_avx2(const DenseArgs& a, int64_t out_begin, int64_t out_end);
+void bf16_bf16_avx512bf16(const DenseArgs& a, int64_t out_begin, int64_t out_end);  // needs AVX512_BF16
+void f16_f16_avx2(const DenseArgs& a, int64_t out_begin, int64_t out_end);
+void f16_f16_avx512vnni(const DenseArgs& a, int64_t out_begin, int64_t out_end);
+void bf16_f32_avx2(const DenseArgs& a, int64_t out_begin, int64_t out_end);
+void bf16_f32_avx512vnni(const DenseArgs& a, int64_t out_begin, int64_t out_end);
+void f16_f32_avx2(const DenseArgs& a, int64_t out_begin, int64_t out_end);
+void f16_f32_avx512vnni(const DenseArgs& a, int64_t out_begin, int64_t out_end);
+void f32_f32_avx2(const DenseArgs& a, int64_t out_begin, int64_t out_end);
+void f32_f32_avx512vnni(const DenseArgs& a, int64_t out_begin, int64_t out_end);
+
+}  // namespace skn::kernels::x86

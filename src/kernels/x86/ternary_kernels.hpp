@@ -1,0 +1,41 @@
+// Ternary and low-bit matmul_wt kernels (TQ2_0, TQ1_0, I2_S, Q2_0, Q1_0) for
+// x86. The ISA translation units (ternary_avx2.cpp, ternary_avx512vnni.cpp)
+// see only this header: a plain struct of what a kernel reads, filled by
+// register_ternary.cpp (built without ISA flags) from MatmulArgs, so no inline
+// function of the library is compiled with wider ISA flags.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace skn::kernels::x86 {
+
+struct TernaryArgs {
+    const uint8_t* w = nullptr;  // block (0, 0) of the weight
+    int64_t so = 0, sb = 0;      // bytes between blocks (o, b) and (o + 1, b) / (o, b + 1)
+    int64_t bpr = 0;             // weight blocks per row
+    int64_t n = 0;               // activation rows
+    const uint8_t* xq = nullptr; // quantized activations (Q8_K or Q8_0), rows xq_stride bytes apart
+    size_t xq_stride = 0;
+    const float* bias = nullptr;
+    float* y = nullptr;
+    int64_t y_stride = 0;
+    float tensor_scale = 1.0f;   // I2_S
+};
+
+using TernaryKernelFn = void (*)(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+
+// Q8_K activations.
+void tq2_0_q8_k_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void tq2_0_q8_k_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void tq1_0_q8_k_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void tq1_0_q8_k_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+// Q8_0 activations.
+void i2_s_q8_0_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void i2_s_q8_0_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void q2_0_q8_0_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void q2_0_q8_0_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void q1_0_q8_0_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void q1_0_q8_0_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+
+}  // namespace skn::kernels::x86

@@ -1,0 +1,460 @@
+/* skn bench: matmul_wt throughput per format x order x ISA x shape x n x
+ * threads, next to the machine's own roofline measured in the same run. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "roofline.h"
+#include "skn/skn.h"
+
+#define MAX_ITEMS 32
+
+struct shape {
+    int64_t out, in;
+};
+
+struct config {
+    skn_format formats[MAX_ITEMS];
+    int nformats;
+    struct shape shapes[MAX_ITEMS];
+    int nshapes;
+    int64_t ns[MAX_ITEMS];
+    int nn;
+    int threads[MAX_ITEMS];
+    int nthreads;
+    skn_block_order orders[2];
+    int norders;
+    skn_isa isas[8];
+    int nisas;
+    int reps;
+    int include_reference;
+    const char* json_path;
+};
+
+struct last_kernel {
+    char name[128];
+    skn_isa isa;
+};
+
+static void on_trace(const skn_trace_event* e, void* user) {
+    struct last_kernel* k = (struct last_kernel*)user;
+    if (e->kind == SKN_TRACE_KERNEL) {
+        snprintf(k->name, sizeof k->name, "%s", e->name);
+        k->isa = e->isa;
+    }
+}
+
+static int parse_list(const char* s, char items[][32], int max) {
+    int n = 0;
+    while (*s && n < max) {
+        const char* comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        if (len >= 32) len = 31;
+        memcpy(items[n], s, len);
+        items[n][len] = 0;
+        ++n;
+        if (!comma) break;
+        s = comma + 1;
+    }
+    return n;
+}
+
+static int cmp_double(const void* a, const void* b) {
+    const double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+static void usage(FILE* out) {
+    fprintf(out,
+            "usage: skn bench [options]\n"
+            "  --formats LIST   e.g. q4_0,q8_0,q4_k (default: q4_0,q8_0,q4_k,q6_k,iq4_nl,mxfp4,tq2_0,bf16; 'all')\n"
+            "  --shapes LIST    OUTxIN, e.g. 14336x4096 (default 14336x4096)\n"
+            "  --n LIST         activation rows (default 1,256)\n"
+            "  --threads LIST   (default 1,2)\n"
+            "  --orders LIST    rm,ibm (default both; dense formats have one layout)\n"
+            "  --isa LIST       best, all, or tiers: scalar,avx2,avxvnni,avx512,avx512vnni (default best)\n"
+            "  --reps N         timed samples per case, median reported (default 5)\n"
+            "  --include-reference  also time reference (scalar) kernels at n > 1 (slow)\n"
+            "  --full           the issue's matrix: 3 shapes, n 1,8,32,256, threads 1,2, every tier\n"
+            "  --json FILE      also write the results as JSON\n");
+}
+
+static int defaults(struct config* c) {
+    static const char* fmts[] = {"q4_0", "q8_0", "q4_k", "q6_k", "iq4_nl", "mxfp4", "tq2_0", "bf16"};
+    c->nformats = 0;
+    for (size_t i = 0; i < sizeof fmts / sizeof *fmts; ++i)
+        if (skn_format_from_name(fmts[i], &c->formats[c->nformats]) == SKN_OK) c->nformats++;
+    c->shapes[0].out = 14336;
+    c->shapes[0].in = 4096;
+    c->nshapes = 1;
+    c->ns[0] = 1;
+    c->ns[1] = 256;
+    c->nn = 2;
+    c->threads[0] = 1;
+    c->threads[1] = 2;
+    c->nthreads = 2;
+    c->orders[0] = SKN_ORDER_ROW_MAJOR;
+    c->orders[1] = SKN_ORDER_INPUT_BLOCK_MAJOR;
+    c->norders = 2;
+    c->isas[0] = skn_cpu_isa();
+    c->nisas = 1;
+    c->reps = 5;
+    return 0;
+}
+
+static void all_isas(struct config* c) {
+    static const skn_isa tiers[] = {SKN_ISA_SCALAR, SKN_ISA_AVX2, SKN_ISA_AVX_VNNI, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI};
+    const skn_isa best = skn_cpu_isa();
+    c->nisas = 0;
+    for (size_t i = 0; i < sizeof tiers / sizeof *tiers; ++i)
+        if (tiers[i] <= best && !(tiers[i] == SKN_ISA_AVX_VNNI && best != SKN_ISA_AVX_VNNI)) c->isas[c->nisas++] = tiers[i];
+}
+
+static int parse_args(int argc, char** argv, struct config* c) {
+    char items[MAX_ITEMS][32];
+    defaults(c);
+    for (int a = 1; a < argc; ++a) {
+        const char* opt = argv[a];
+        const char* val = a + 1 < argc ? argv[a + 1] : NULL;
+        if (strcmp(opt, "--include-reference") == 0) {
+            c->include_reference = 1;
+            continue;
+        }
+        if (strcmp(opt, "--full") == 0) {
+            const int64_t shapes[3][2] = {{4096, 4096}, {14336, 4096}, {4096, 14336}};
+            c->nshapes = 3;
+            for (int i = 0; i < 3; ++i) {
+                c->shapes[i].out = shapes[i][0];
+                c->shapes[i].in = shapes[i][1];
+            }
+            const int64_t ns[4] = {1, 8, 32, 256};
+            c->nn = 4;
+            memcpy(c->ns, ns, sizeof ns);
+            all_isas(c);
+            continue;
+        }
+        if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
+            usage(stdout);
+            exit(0);
+        }
+        if (val == NULL) {
+            fprintf(stderr, "skn bench: %s needs a value\n\n", opt);
+            usage(stderr);
+            return 2;
+        }
+        ++a;
+        const int n = parse_list(val, items, MAX_ITEMS);
+        if (strcmp(opt, "--formats") == 0) {
+            c->nformats = 0;
+            if (n == 1 && strcmp(items[0], "all") == 0) {
+                for (int32_t i = 0; i < skn_format_count() && c->nformats < MAX_ITEMS; ++i) c->formats[c->nformats++] = (skn_format)skn_format_at(i);
+                continue;
+            }
+            for (int i = 0; i < n; ++i)
+                if (skn_format_from_name(items[i], &c->formats[c->nformats++]) != SKN_OK) {
+                    fprintf(stderr, "skn bench: %s\n", skn_last_error());
+                    return 2;
+                }
+        } else if (strcmp(opt, "--shapes") == 0) {
+            c->nshapes = n;
+            for (int i = 0; i < n; ++i)
+                if (sscanf(items[i], "%ldx%ld", (long*)&c->shapes[i].out, (long*)&c->shapes[i].in) != 2) {
+                    fprintf(stderr, "skn bench: shape \"%s\" is not OUTxIN\n", items[i]);
+                    return 2;
+                }
+        } else if (strcmp(opt, "--n") == 0) {
+            c->nn = n;
+            for (int i = 0; i < n; ++i) c->ns[i] = atol(items[i]);
+        } else if (strcmp(opt, "--threads") == 0) {
+            c->nthreads = n;
+            for (int i = 0; i < n; ++i) c->threads[i] = atoi(items[i]);
+        } else if (strcmp(opt, "--orders") == 0) {
+            c->norders = 0;
+            for (int i = 0; i < n && i < 2; ++i)
+                c->orders[c->norders++] = strcmp(items[i], "ibm") == 0 ? SKN_ORDER_INPUT_BLOCK_MAJOR : SKN_ORDER_ROW_MAJOR;
+        } else if (strcmp(opt, "--isa") == 0) {
+            if (n == 1 && strcmp(items[0], "all") == 0) {
+                all_isas(c);
+                continue;
+            }
+            c->nisas = 0;
+            for (int i = 0; i < n; ++i) {
+                if (strcmp(items[i], "best") == 0) {
+                    c->isas[c->nisas++] = skn_cpu_isa();
+                    continue;
+                }
+                int found = 0;
+                for (int t = 0; t <= SKN_ISA_AVX512_VNNI; ++t)
+                    if (strcmp(items[i], skn_isa_name((skn_isa)t)) == 0) {
+                        c->isas[c->nisas++] = (skn_isa)t;
+                        found = 1;
+                    }
+                if (!found) {
+                    fprintf(stderr, "skn bench: unknown ISA \"%s\"\n", items[i]);
+                    return 2;
+                }
+            }
+        } else if (strcmp(opt, "--reps") == 0) {
+            c->reps = atoi(val);
+            if (c->reps < 1) c->reps = 1;
+            if (c->reps > 64) c->reps = 64;
+        } else if (strcmp(opt, "--json") == 0) {
+            c->json_path = val;
+        } else {
+            fprintf(stderr, "skn bench: unknown option %s\n\n", opt);
+            usage(stderr);
+            return 2;
+        }
+    }
+    for (int i = 0; i < c->nn; ++i)
+        if (c->ns[i] < 1) {
+            fprintf(stderr, "skn bench: n must be >= 1\n");
+            return 2;
+        }
+    for (int i = 0; i < c->nthreads; ++i)
+        if (c->threads[i] < 1) {
+            fprintf(stderr, "skn bench: threads must be >= 1\n");
+            return 2;
+        }
+    return 0;
+}
+
+/* A weight of `out` rows: a quantized 64-row tile of a smooth pattern plus
+ * noise, repeated, so building a 100 MB weight takes milliseconds. */
+static unsigned char* make_weight(skn_format f, int64_t out, int64_t in, size_t* bytes) {
+    enum { kTile = 64 };
+    size_t tile_bytes = 0, total = 0;
+    if (skn_quantized_size(f, kTile, in, &tile_bytes) != SKN_OK || skn_quantized_size(f, out, in, &total) != SKN_OK) return NULL;
+    float* w = malloc(sizeof(float) * (size_t)(kTile * in));
+    unsigned char* tile = malloc(tile_bytes);
+    unsigned char* all = aligned_alloc(64, (total + 63) / 64 * 64);
+    if (!w || !tile || !all) {
+        free(w);
+        free(tile);
+        free(all);
+        return NULL;
+    }
+    uint64_t s = 12345;
+    for (int64_t i = 0; i < kTile * in; ++i) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        w[i] = 0.02f * ((float)(s >> 40) / 16777216.0f - 0.5f) + 0.01f * sinf((float)i * 0.001f);
+    }
+    if (f == SKN_FORMAT_I2_S)
+        for (int64_t i = 0; i < kTile * in; ++i) w[i] = w[i] > 0.004f ? 1.0f : (w[i] < -0.004f ? -1.0f : 0.0f);
+    skn_quantize(f, w, kTile, in, tile, tile_bytes);
+    skn_format_props p;
+    memset(&p, 0, sizeof p);
+    p.struct_size = sizeof p;
+    skn_format_info(f, &p);
+    const size_t trailer = (size_t)p.tensor_trailer_bytes;
+    const size_t row_bytes = (tile_bytes - trailer) / kTile;
+    for (int64_t r = 0; r < out; ++r) memcpy(all + (size_t)r * row_bytes, tile + (size_t)(r % kTile) * row_bytes, row_bytes);
+    memcpy(all + total - trailer, tile + tile_bytes - trailer, trailer);
+    free(w);
+    free(tile);
+    *bytes = total;
+    return all;
+}
+
+struct result {
+    const char* format;
+    const char* order;
+    char kernel[128];
+    int64_t out, in, n;
+    int threads;
+    skn_isa cap;
+    double ms, gbps, gflops, roof;
+    const char* roof_kind;
+    int skipped;
+};
+
+int skn_cmd_bench(int argc, char** argv) {
+    struct config c;
+    memset(&c, 0, sizeof c);
+    const int rc = parse_args(argc, argv, &c);
+    if (rc != 0) return rc;
+    const int tty = isatty(2);
+    const size_t llc = roofline_llc_bytes();
+
+    /* The roofline at every thread count used. */
+    double read_bw[MAX_ITEMS], int8_peak[MAX_ITEMS], f32_peak[MAX_ITEMS];
+    const char *int8_how = "", *f32_how = "";
+    fprintf(stderr, "skn bench: measuring the roofline (read bandwidth over %zu MiB, int8 and f32 peaks)...\n",
+            (4 * llc) >> 20);
+    for (int t = 0; t < c.nthreads; ++t) {
+        read_bw[t] = roofline_read_gbps(4 * llc, c.threads[t], c.reps);
+        int8_peak[t] = roofline_int8_gops(c.threads[t], 3, &int8_how);
+        f32_peak[t] = roofline_f32_gflops(c.threads[t], 3, &f32_how);
+        printf("roofline, %d thread%s: read %.1f GB/s, int8 %.0f GOP/s (%s), f32 %.0f GFLOP/s (%s)\n", c.threads[t],
+               c.threads[t] > 1 ? "s" : "", read_bw[t], int8_peak[t], int8_how, f32_peak[t], f32_how);
+    }
+    printf("\n%-7s %-4s %-11s %-12s %4s %3s %-40s %9s %8s %9s %7s\n", "format", "ord", "isa cap", "shape", "n", "thr",
+           "kernel", "ms", "GB/s", "GFLOP/s", "roof%");
+
+    const int total = c.nformats * c.norders * c.nisas * c.nshapes * c.nn * c.nthreads;
+    struct result* results = calloc((size_t)total, sizeof *results);
+    int done = 0, nres = 0;
+    skn_context* ctx = NULL;
+    if (skn_context_create(&ctx) != SKN_OK) {
+        fprintf(stderr, "skn bench: %s\n", skn_last_error());
+        return 1;
+    }
+    struct last_kernel lk;
+    skn_context_set_trace(ctx, on_trace, &lk);
+
+    for (int fi = 0; fi < c.nformats; ++fi) {
+        const skn_format f = c.formats[fi];
+        skn_format_props p;
+        memset(&p, 0, sizeof p);
+        p.struct_size = sizeof p;
+        skn_format_info(f, &p);
+        for (int si = 0; si < c.nshapes; ++si) {
+            const int64_t out = c.shapes[si].out, in = c.shapes[si].in;
+            if (in % p.block_elems != 0) continue;
+            size_t wbytes = 0;
+            unsigned char* base = make_weight(f, out, in, &wbytes);
+            if (base == NULL) {
+                fprintf(stderr, "skn bench: cannot build a %s [%ld, %ld] weight: %s\n", p.name, (long)out, (long)in, skn_last_error());
+                continue;
+            }
+            /* Enough copies that n = 1 streams from memory, not the cache. */
+            int copies = (int)((4 * llc + wbytes - 1) / wbytes);
+            if (copies < 1) copies = 1;
+            if (copies > 16) copies = 16;
+            unsigned char* bufs[16];
+            bufs[0] = base;
+            for (int k = 1; k < copies; ++k) {
+                bufs[k] = aligned_alloc(64, (wbytes + 63) / 64 * 64);
+                memcpy(bufs[k], base, wbytes);
+            }
+            const int64_t shape[2] = {out, in};
+            for (int oi = 0; oi < c.norders; ++oi) {
+                const skn_block_order order = c.orders[oi];
+                if (!p.is_block_quantized && order != SKN_ORDER_ROW_MAJOR) continue;
+                skn_scope* scope = NULL;
+                skn_scope_create(&scope);
+                skn_view* views[16];
+                for (int k = 0; k < copies; ++k) {
+                    skn_view* v = NULL;
+                    skn_view_from_bytes(bufs[k], wbytes, f, shape, 2, SKN_ORDER_ROW_MAJOR, &v);
+                    if (order == SKN_ORDER_INPUT_BLOCK_MAJOR) {
+                        skn_view_prepack(v, order, scope, NULL, NULL, &views[k]);
+                        skn_view_release(v);
+                    } else {
+                        views[k] = v;
+                    }
+                }
+                int64_t max_n = 1;
+                for (int i = 0; i < c.nn; ++i) max_n = c.ns[i] > max_n ? c.ns[i] : max_n;
+                float* x = malloc(sizeof(float) * (size_t)(max_n * in));
+                float* y = malloc(sizeof(float) * (size_t)(max_n * out));
+                for (int64_t i = 0; i < max_n * in; ++i) x[i] = sinf((float)i * 0.37f);
+                for (int ii = 0; ii < c.nisas; ++ii)
+                    for (int ni = 0; ni < c.nn; ++ni)
+                        for (int ti = 0; ti < c.nthreads; ++ti) {
+                            const int64_t n = c.ns[ni];
+                            struct result* r = &results[nres++];
+                            r->format = p.name;
+                            r->order = p.is_block_quantized ? (order == SKN_ORDER_ROW_MAJOR ? "rm" : "ibm") : "dense";
+                            r->out = out;
+                            r->in = in;
+                            r->n = n;
+                            r->threads = c.threads[ti];
+                            r->cap = c.isas[ii];
+                            ++done;
+                            if (tty)
+                                fprintf(stderr, "\r[%d/%d] %s %s %s n=%ld t=%d          ", done, total, p.name, r->order,
+                                        skn_isa_name(r->cap), (long)n, r->threads);
+                            skn_context_set_isa(ctx, r->cap);
+                            skn_context_set_threads(ctx, r->threads);
+                            /* Warm up, and learn which kernel runs. */
+                            if (skn_matmul_wt(ctx, x, n, in, views[0], NULL, y, out, NULL) != SKN_OK) {
+                                fprintf(stderr, "\nskn bench: %s\n", skn_last_error());
+                                r->skipped = 1;
+                                continue;
+                            }
+                            snprintf(r->kernel, sizeof r->kernel, "%s", lk.name);
+                            if (lk.isa == SKN_ISA_SCALAR && r->cap != SKN_ISA_SCALAR && n > 1 && !c.include_reference) {
+                                r->skipped = 1; /* the reference kernel at n > 1 takes minutes: opt in */
+                                continue;
+                            }
+                            double samples[64];
+                            for (int rep = 0; rep < c.reps; ++rep) {
+                                const int calls = n == 1 ? copies : 1;
+                                const double t0 = roofline_now();
+                                for (int k = 0; k < calls; ++k)
+                                    skn_matmul_wt(ctx, x, n, in, views[(rep + k) % copies], NULL, y, out, NULL);
+                                samples[rep] = (roofline_now() - t0) / calls;
+                            }
+                            qsort(samples, (size_t)c.reps, sizeof(double), cmp_double);
+                            const double t = c.reps % 2 ? samples[c.reps / 2] : 0.5 * (samples[c.reps / 2 - 1] + samples[c.reps / 2]);
+                            r->ms = t * 1e3;
+                            r->gbps = (double)wbytes / t / 1e9;
+                            r->gflops = 2.0 * (double)out * (double)in * (double)n / t / 1e9;
+                            if (n < 32) {
+                                r->roof = r->gbps / read_bw[ti];
+                                r->roof_kind = "read bandwidth";
+                            } else if (p.is_block_quantized) {
+                                r->roof = r->gflops / int8_peak[ti];
+                                r->roof_kind = "int8 peak";
+                            } else {
+                                r->roof = r->gflops / f32_peak[ti];
+                                r->roof_kind = "f32 peak";
+                            }
+                            char shp[32];
+                            snprintf(shp, sizeof shp, "%ldx%ld", (long)out, (long)in);
+                            if (tty) fprintf(stderr, "\r%70s\r", "");
+                            printf("%-7s %-4s %-11s %-12s %4ld %3d %-40s %9.3f %8.1f %9.1f %6.0f%%\n", r->format, r->order,
+                                   skn_isa_name(r->cap), shp, (long)n, r->threads, r->kernel, r->ms, r->gbps, r->gflops,
+                                   100.0 * r->roof);
+                            fflush(stdout);
+                        }
+                free(x);
+                free(y);
+                for (int k = 0; k < copies; ++k) skn_view_release(views[k]);
+                skn_scope_destroy(scope);
+            }
+            for (int k = 0; k < copies; ++k) free(bufs[k]);
+        }
+    }
+    if (tty) fprintf(stderr, "\r%70s\r", "");
+    int skipped = 0;
+    for (int i = 0; i < nres; ++i) skipped += results[i].skipped;
+    if (skipped) printf("\n%d case(s) skipped: the reference kernel ran (no SIMD kernel); --include-reference times them\n", skipped);
+
+    if (c.json_path != NULL) {
+        FILE* j = fopen(c.json_path, "w");
+        if (j == NULL) {
+            fprintf(stderr, "skn bench: cannot write %s\n", c.json_path);
+        } else {
+            fprintf(j, "{\n  \"roofline\": [");
+            for (int t = 0; t < c.nthreads; ++t)
+                fprintf(j, "%s\n    {\"threads\": %d, \"read_gbps\": %.3f, \"int8_gops\": %.1f, \"f32_gflops\": %.1f}", t ? "," : "",
+                        c.threads[t], read_bw[t], int8_peak[t], f32_peak[t]);
+            fprintf(j, "\n  ],\n  \"results\": [");
+            int first = 1;
+            for (int i = 0; i < nres; ++i) {
+                const struct result* r = &results[i];
+                fprintf(j, "%s\n    {\"format\": \"%s\", \"order\": \"%s\", \"isa_cap\": \"%s\", \"out\": %ld, \"in\": %ld, \"n\": %ld, "
+                        "\"threads\": %d, \"kernel\": \"%s\", \"skipped\": %s",
+                        first ? "" : ",", r->format, r->order, skn_isa_name(r->cap), (long)r->out, (long)r->in, (long)r->n,
+                        r->threads, r->kernel, r->skipped ? "true" : "false");
+                if (!r->skipped)
+                    fprintf(j, ", \"median_ms\": %.4f, \"weight_gbps\": %.3f, \"gflops\": %.2f, \"roofline_ratio\": %.4f, \"roofline\": \"%s\"",
+                            r->ms, r->gbps, r->gflops, r->roof, r->roof_kind);
+                fprintf(j, "}");
+                first = 0;
+            }
+            fprintf(j, "\n  ]\n}\n");
+            fclose(j);
+        }
+    }
+    free(results);
+    skn_context_destroy(ctx);
+    return 0;
+}

@@ -1,0 +1,287 @@
+/* skn inspect [FILE]: print a GGUF file's metadata and tensor table, using
+ * the public C API only. Without FILE it inspects an embedded sample that it
+ * builds in memory with the GGUF writer. */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "skn/skn.h"
+
+enum { kPreviewElements = 4, kPreviewChars = 48 };
+
+/* Print `len` bytes as a quoted string, escaping what is not printable
+ * ASCII and eliding the middle of long strings. */
+static void print_quoted(const char* s, size_t len) {
+    putchar('"');
+    const size_t shown = len > kPreviewChars ? kPreviewChars : len;
+    for (size_t i = 0; i < shown; ++i) {
+        const unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c >= 0x20 && c < 0x7f)
+            putchar(c);
+        else
+            printf("\\x%02x", c);
+    }
+    putchar('"');
+    if (shown < len) printf("... (%zu bytes)", len);
+}
+
+/* One element of a numeric array, read with memcpy (the data may be unaligned). */
+static void print_number(skn_gguf_type type, const unsigned char* p) {
+    union {
+        uint8_t u8;
+        int8_t i8;
+        uint16_t u16;
+        int16_t i16;
+        uint32_t u32;
+        int32_t i32;
+        uint64_t u64;
+        int64_t i64;
+        float f32;
+        double f64;
+    } v;
+    switch (type) {
+        case SKN_GGUF_TYPE_U8: memcpy(&v.u8, p, 1); printf("%u", (unsigned)v.u8); break;
+        case SKN_GGUF_TYPE_I8: memcpy(&v.i8, p, 1); printf("%d", (int)v.i8); break;
+        case SKN_GGUF_TYPE_BOOL: memcpy(&v.u8, p, 1); printf("%s", v.u8 ? "true" : "false"); break;
+        case SKN_GGUF_TYPE_U16: memcpy(&v.u16, p, 2); printf("%u", (unsigned)v.u16); break;
+        case SKN_GGUF_TYPE_I16: memcpy(&v.i16, p, 2); printf("%d", (int)v.i16); break;
+        case SKN_GGUF_TYPE_U32: memcpy(&v.u32, p, 4); printf("%" PRIu32, v.u32); break;
+        case SKN_GGUF_TYPE_I32: memcpy(&v.i32, p, 4); printf("%" PRId32, v.i32); break;
+        case SKN_GGUF_TYPE_U64: memcpy(&v.u64, p, 8); printf("%" PRIu64, v.u64); break;
+        case SKN_GGUF_TYPE_I64: memcpy(&v.i64, p, 8); printf("%" PRId64, v.i64); break;
+        case SKN_GGUF_TYPE_F32: memcpy(&v.f32, p, 4); printf("%.9g", (double)v.f32); break;
+        case SKN_GGUF_TYPE_F64: memcpy(&v.f64, p, 8); printf("%.17g", v.f64); break;
+        default: printf("?"); break;
+    }
+}
+
+static size_t number_size(skn_gguf_type type) {
+    switch (type) {
+        case SKN_GGUF_TYPE_U8: case SKN_GGUF_TYPE_I8: case SKN_GGUF_TYPE_BOOL: return 1;
+        case SKN_GGUF_TYPE_U16: case SKN_GGUF_TYPE_I16: return 2;
+        case SKN_GGUF_TYPE_U32: case SKN_GGUF_TYPE_I32: case SKN_GGUF_TYPE_F32: return 4;
+        default: return 8;
+    }
+}
+
+/* "string[151936] ["<unk>", "<s>", ...]": element type, length, the first few elements. */
+static int print_array(const skn_gguf* g, uint64_t array, int depth) {
+    skn_gguf_type type;
+    uint64_t count = 0;
+    if (skn_gguf_array_info(g, array, &type, &count) != SKN_OK) return -1;
+    printf("%s[%" PRIu64 "] [", skn_gguf_type_name(type), count);
+    const uint64_t shown = count < kPreviewElements ? count : kPreviewElements;
+    const void* data = NULL;
+    uint64_t n = 0;
+    if (type != SKN_GGUF_TYPE_STRING && type != SKN_GGUF_TYPE_ARRAY &&
+        skn_gguf_array_data(g, array, &data, &n) != SKN_OK)
+        return -1;
+    for (uint64_t i = 0; i < shown; ++i) {
+        if (i > 0) printf(", ");
+        if (type == SKN_GGUF_TYPE_STRING) {
+            const char* s = NULL;
+            size_t len = 0;
+            if (skn_gguf_array_string(g, array, i, &s, &len) != SKN_OK) return -1;
+            print_quoted(s, len);
+        } else if (type == SKN_GGUF_TYPE_ARRAY) {
+            uint64_t inner = 0;
+            if (skn_gguf_array_nested(g, array, i, &inner) != SKN_OK) return -1;
+            if (depth >= 2) {
+                printf("[...]");
+            } else if (print_array(g, inner, depth + 1) != 0) {
+                return -1;
+            }
+        } else {
+            print_number(type, (const unsigned char*)data + i * number_size(type));
+        }
+    }
+    printf("%s]", shown < count ? ", ..." : "");
+    return 0;
+}
+
+static int print_value(const skn_gguf* g, int64_t key, skn_gguf_type type) {
+    if (type == SKN_GGUF_TYPE_ARRAY) return print_array(g, (uint64_t)key, 0);
+    if (type == SKN_GGUF_TYPE_STRING) {
+        const char* s = NULL;
+        size_t len = 0;
+        if (skn_gguf_get_string(g, key, &s, &len) != SKN_OK) return -1;
+        print_quoted(s, len);
+        return 0;
+    }
+    unsigned char raw[8];
+    skn_status st = SKN_OK;
+    switch (type) {
+        case SKN_GGUF_TYPE_U8: st = skn_gguf_get_u8(g, key, (uint8_t*)raw); break;
+        case SKN_GGUF_TYPE_I8: st = skn_gguf_get_i8(g, key, (int8_t*)raw); break;
+        case SKN_GGUF_TYPE_U16: { uint16_t v; st = skn_gguf_get_u16(g, key, &v); memcpy(raw, &v, 2); break; }
+        case SKN_GGUF_TYPE_I16: { int16_t v; st = skn_gguf_get_i16(g, key, &v); memcpy(raw, &v, 2); break; }
+        case SKN_GGUF_TYPE_U32: { uint32_t v; st = skn_gguf_get_u32(g, key, &v); memcpy(raw, &v, 4); break; }
+        case SKN_GGUF_TYPE_I32: { int32_t v; st = skn_gguf_get_i32(g, key, &v); memcpy(raw, &v, 4); break; }
+        case SKN_GGUF_TYPE_F32: { float v; st = skn_gguf_get_f32(g, key, &v); memcpy(raw, &v, 4); break; }
+        case SKN_GGUF_TYPE_U64: { uint64_t v; st = skn_gguf_get_u64(g, key, &v); memcpy(raw, &v, 8); break; }
+        case SKN_GGUF_TYPE_I64: { int64_t v; st = skn_gguf_get_i64(g, key, &v); memcpy(raw, &v, 8); break; }
+        case SKN_GGUF_TYPE_F64: { double v; st = skn_gguf_get_f64(g, key, &v); memcpy(raw, &v, 8); break; }
+        case SKN_GGUF_TYPE_BOOL: { int v; st = skn_gguf_get_bool(g, key, &v); raw[0] = (unsigned char)v; break; }
+        default: return -1;
+    }
+    if (st != SKN_OK) return -1;
+    print_number(type, raw);
+    return 0;
+}
+
+static void shape_text(char* out, size_t cap, int rank, const int64_t* dims) {
+    size_t at = (size_t)snprintf(out, cap, "[");
+    for (int d = 0; d < rank && at < cap; ++d)
+        at += (size_t)snprintf(out + at, cap - at, "%s%" PRId64, d ? ", " : "", dims[d]);
+    if (at < cap) snprintf(out + at, cap - at, "]");
+}
+
+static int inspect(const skn_gguf* g, const char* label) {
+    const int64_t nkv = skn_gguf_kv_count(g);
+    const int64_t nt = skn_gguf_tensor_count(g);
+    printf("%s: GGUF v%u, %" PRIu64 " bytes, alignment %u, data at byte %" PRIu64 "\n", label, skn_gguf_version(g),
+           skn_gguf_file_size(g), skn_gguf_alignment(g), skn_gguf_data_offset(g));
+    printf("\nmetadata (%" PRId64 " keys):\n", nkv);
+    for (int64_t k = 0; k < nkv; ++k) {
+        const char* key = NULL;
+        skn_gguf_type type;
+        if (skn_gguf_kv_key(g, k, &key, NULL) != SKN_OK || skn_gguf_kv_type(g, k, &type) != SKN_OK) return -1;
+        printf("  %-40s %-6s = ", key, skn_gguf_type_name(type));
+        if (print_value(g, k, type) != 0) return -1;
+        putchar('\n');
+    }
+    printf("\ntensors (%" PRId64 ", %" PRId64 " of types skn does not implement):\n", nt,
+           skn_gguf_unsupported_count(g));
+    printf("  %-28s %-10s %-22s %-22s %12s %7s\n", "name", "format", "shape AS_STORED", "shape OUT_IN", "bytes",
+           "bits/w");
+    uint64_t total = 0;
+    for (int64_t i = 0; i < nt; ++i) {
+        skn_gguf_tensor_props t;
+        memset(&t, 0, sizeof t);
+        t.struct_size = sizeof t;
+        if (skn_gguf_tensor_info(g, i, &t) != SKN_OK) return -1;
+        /* The file was opened OUT_IN, so `shape` is OUT_IN and `ne` the stored order. */
+        char stored[64], out_in[64], bits[16];
+        shape_text(stored, sizeof stored, t.rank, t.ne);
+        shape_text(out_in, sizeof out_in, t.rank, t.shape);
+        double elements = 1.0;
+        for (int d = 0; d < t.rank; ++d) elements *= (double)t.ne[d];
+        if (t.size > 0)
+            snprintf(bits, sizeof bits, "%.3f", (double)t.size * 8.0 / elements);
+        else
+            snprintf(bits, sizeof bits, "?");
+        char type_text[32];
+        snprintf(type_text, sizeof type_text, "%s%s", t.type_name, t.supported ? "" : "*");
+        printf("  %-28s %-10s %-22s %-22s %12" PRIu64 " %7s\n", t.name, type_text, stored, out_in, t.size, bits);
+        total += t.size;
+    }
+    printf("  %-28s %-10s %-22s %-22s %12" PRIu64 "\n", "total", "", "", "", total);
+    if (skn_gguf_unsupported_count(g) > 0) printf("  (* a type skn does not implement: listed, not decodable)\n");
+    return 0;
+}
+
+/* ---- the embedded sample */
+
+static uint64_t g_state = 0x5eedf00dULL;
+static float next_value(void) {
+    g_state = g_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return ((float)(g_state >> 40) / 16777216.0f - 0.5f) * 0.2f;
+}
+
+/* Quantize a deterministic [out, in] weight to `format` and add it, ne = {in, out}. */
+static int add_weight(skn_gguf_writer* w, const char* name, skn_format format, int64_t out, int64_t in) {
+    size_t bytes = 0;
+    if (skn_quantized_size(format, out, in, &bytes) != SKN_OK) return -1;
+    float* src = malloc((size_t)(out * in) * sizeof(float));
+    void* packed = malloc(bytes);
+    int rc = -1;
+    if (src != NULL && packed != NULL) {
+        for (int64_t i = 0; i < out * in; ++i) src[i] = next_value();
+        const int64_t ne[2] = {in, out};
+        if (skn_quantize(format, src, out, in, packed, bytes) == SKN_OK &&
+            skn_gguf_writer_add_tensor(w, name, format, out == 1 ? 1 : 2, ne, packed, bytes) == SKN_OK)
+            rc = 0;
+    }
+    free(packed);
+    free(src);
+    return rc;
+}
+
+static unsigned char* build_sample(size_t* size) {
+    skn_gguf_writer* w = NULL;
+    unsigned char* buf = NULL;
+    if (skn_gguf_writer_create(&w) != SKN_OK) return NULL;
+    static const char* const vocab[] = {"<unk>", "<s>", "</s>", "\xe2\x96\x81" "the", "\xe2\x96\x81" "a", "ing", "ed", "."};
+    const int32_t token_types[] = {2, 3, 3, 1, 1, 1, 1, 1};
+    const float head_scales[] = {1.0f, 0.5f, 0.25f};
+    uint64_t bytes = 0;
+    if (skn_gguf_writer_add_string(w, "general.architecture", "llama", 5) != SKN_OK ||
+        skn_gguf_writer_add_string(w, "general.name", "skn embedded sample", 19) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.context_length", 2048) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.embedding_length", 256) != SKN_OK ||
+        skn_gguf_writer_add_f32(w, "llama.rope.freq_base", 10000.0f) != SKN_OK ||
+        skn_gguf_writer_add_bool(w, "tokenizer.ggml.add_bos_token", 1) != SKN_OK ||
+        skn_gguf_writer_add_string_array(w, "tokenizer.ggml.tokens", vocab, NULL, 8) != SKN_OK ||
+        skn_gguf_writer_add_array(w, "tokenizer.ggml.token_type", SKN_GGUF_TYPE_I32, token_types, 8) != SKN_OK ||
+        skn_gguf_writer_add_array(w, "skn.sample.head_scales", SKN_GGUF_TYPE_F32, head_scales, 3) != SKN_OK ||
+        add_weight(w, "token_embd.weight", SKN_FORMAT_Q4_K, 8, 256) != 0 ||
+        add_weight(w, "blk.0.attn_q.weight", SKN_FORMAT_Q8_0, 16, 256) != 0 ||
+        add_weight(w, "blk.0.ffn_up.weight", SKN_FORMAT_IQ4_NL, 32, 256) != 0 ||
+        add_weight(w, "blk.0.ffn_down.weight", SKN_FORMAT_Q6_K, 8, 512) != 0 ||
+        add_weight(w, "blk.0.ffn_gate.weight", SKN_FORMAT_TQ2_0, 32, 256) != 0 ||
+        add_weight(w, "blk.0.attn_norm.weight", SKN_FORMAT_F32, 1, 256) != 0 ||
+        add_weight(w, "output.weight", SKN_FORMAT_I2_S, 8, 256) != 0 ||
+        skn_gguf_writer_size(w, &bytes) != SKN_OK)
+        goto done;
+    buf = malloc((size_t)bytes);
+    if (buf != NULL && skn_gguf_writer_write_memory(w, buf, (size_t)bytes) != SKN_OK) {
+        free(buf);
+        buf = NULL;
+    }
+    *size = (size_t)bytes;
+done:
+    if (buf == NULL) fprintf(stderr, "skn inspect: building the sample failed: %s\n", skn_last_error());
+    skn_gguf_writer_destroy(w);
+    return buf;
+}
+
+int skn_cmd_inspect(int argc, char** argv) {
+    if (argc > 2 || (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0))) {
+        fprintf(stderr, "usage: skn inspect [FILE.gguf]   (no FILE: an embedded sample)\n");
+        return 2;
+    }
+    skn_gguf_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.struct_size = sizeof opts;
+    opts.orientation = SKN_GGUF_OUT_IN;
+    opts.allow_unsupported = 1; /* list every tensor, marking those skn cannot decode */
+    skn_gguf* g = NULL;
+    unsigned char* sample = NULL;
+    size_t sample_size = 0;
+    const char* label;
+    skn_status st;
+    if (argc == 2) {
+        label = argv[1];
+        st = skn_gguf_open(label, &opts, &g);
+    } else {
+        label = "embedded sample";
+        sample = build_sample(&sample_size);
+        if (sample == NULL) return 1;
+        st = skn_gguf_open_memory(sample, sample_size, &opts, &g);
+    }
+    if (st != SKN_OK) {
+        fprintf(stderr, "skn inspect: %s: %s\n", skn_status_name(st), skn_last_error());
+        free(sample);
+        return 1;
+    }
+    const int rc = inspect(g, label);
+    if (rc != 0) fprintf(stderr, "skn inspect: %s\n", skn_last_error());
+    skn_gguf_close(g);
+    free(sample);
+    return rc == 0 ? 0 : 1;
+}

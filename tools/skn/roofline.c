@@ -1,0 +1,234 @@
+/* Roofline probes. The int8/f32 loops use target attributes and run only
+ * after a CPUID check, so the tool still runs on any x86-64 CPU. */
+#define _GNU_SOURCE
+#include "roofline.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+double roofline_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+size_t roofline_llc_bytes(void) {
+    FILE* f = fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r");
+    size_t kb = 0;
+    if (f != NULL) {
+        if (fscanf(f, "%zuK", &kb) != 1) kb = 0;
+        fclose(f);
+    }
+    return kb ? kb * 1024 : (size_t)32 << 20;
+}
+
+static int cmp_double(const void* a, const void* b) {
+    const double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double* v, int n) {
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- threads: run fn(arg_i) on `threads` threads and return the wall time */
+
+typedef void (*work_fn)(void* arg);
+struct thread_job {
+    work_fn fn;
+    void* arg;
+    pthread_barrier_t* start;
+};
+
+static void* thread_main(void* p) {
+    struct thread_job* j = (struct thread_job*)p;
+    pthread_barrier_wait(j->start);
+    j->fn(j->arg);
+    return NULL;
+}
+
+static double run_threads(int threads, work_fn fn, void** args) {
+    pthread_t tid[64];
+    struct thread_job jobs[64];
+    pthread_barrier_t start;
+    if (threads > 64) threads = 64;
+    pthread_barrier_init(&start, NULL, (unsigned)threads);
+    for (int t = 1; t < threads; ++t) {
+        jobs[t].fn = fn;
+        jobs[t].arg = args[t];
+        jobs[t].start = &start;
+        pthread_create(&tid[t], NULL, thread_main, &jobs[t]);
+    }
+    pthread_barrier_wait(&start);
+    const double t0 = roofline_now();
+    fn(args[0]);
+    for (int t = 1; t < threads; ++t) pthread_join(tid[t], NULL);
+    const double t1 = roofline_now();
+    pthread_barrier_destroy(&start);
+    return t1 - t0;
+}
+
+/* ---- read bandwidth */
+
+struct read_arg {
+    const uint64_t* p;
+    size_t n;
+    uint64_t sink;
+};
+
+static void read_work(void* a) {
+    struct read_arg* r = (struct read_arg*)a;
+    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;
+    for (size_t i = 0; i + 8 <= r->n; i += 8) {
+        s0 += r->p[i];
+        s1 += r->p[i + 1];
+        s2 += r->p[i + 2];
+        s3 += r->p[i + 3];
+        s4 += r->p[i + 4];
+        s5 += r->p[i + 5];
+        s6 += r->p[i + 6];
+        s7 += r->p[i + 7];
+    }
+    r->sink = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7;
+}
+
+double roofline_read_gbps(size_t bytes, int threads, int reps) {
+    uint64_t* buf = aligned_alloc(64, bytes);
+    if (buf == NULL) return 0.0;
+    memset(buf, 1, bytes);
+    struct read_arg args[64];
+    void* argp[64];
+    const size_t words = bytes / 8, per = words / (size_t)threads;
+    for (int t = 0; t < threads && t < 64; ++t) {
+        args[t].p = buf + (size_t)t * per;
+        args[t].n = per;
+        argp[t] = &args[t];
+    }
+    double gbps[64];
+    if (reps > 64) reps = 64;
+    for (int r = 0; r < reps; ++r) gbps[r] = (double)(per * (size_t)threads * 8) / run_threads(threads, read_work, argp) / 1e9;
+    free(buf);
+    return median(gbps, reps);
+}
+
+/* ---- compute peaks */
+
+enum { kPeakIters = 20000000 };
+
+#if defined(__x86_64__)
+/* Ten independent accumulators in named variables: enough to cover the
+ * instruction's latency at full throughput (arrays make GCC shuffle copies). */
+#define SKN_TEN(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9)
+
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) static void vnni512_work(void* a) {
+    const __m512i u = _mm512_set1_epi8(3), s = _mm512_set1_epi8(-2);
+#define DECL(k) __m512i acc##k = _mm512_setzero_si512();
+#define STEP(k) acc##k = _mm512_dpbusd_epi32(acc##k, u, s);
+#define SUM(k) t = _mm512_add_epi32(t, acc##k);
+    SKN_TEN(DECL)
+    for (int i = 0; i < kPeakIters / 10; ++i) {
+        SKN_TEN(STEP)
+        __asm__ volatile("" ::: "memory");
+    }
+    __m512i t = _mm512_setzero_si512();
+    SKN_TEN(SUM)
+#undef DECL
+#undef STEP
+#undef SUM
+    *(int*)a = _mm512_reduce_add_epi32(t);
+}
+
+__attribute__((target("avx2"))) static void avx2_int8_work(void* a) {
+    __m256i acc[8];
+    const __m256i u = _mm256_set1_epi8(3), s = _mm256_set1_epi8(-2), ones = _mm256_set1_epi16(1);
+    for (int k = 0; k < 8; ++k) acc[k] = _mm256_setzero_si256();
+    for (int i = 0; i < kPeakIters / 8; ++i)
+        for (int k = 0; k < 8; ++k)
+            acc[k] = _mm256_add_epi32(acc[k], _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), ones));
+    __m256i t = acc[0];
+    for (int k = 1; k < 8; ++k) t = _mm256_add_epi32(t, acc[k]);
+    *(int*)a = _mm256_extract_epi32(t, 0);
+}
+
+__attribute__((target("avx512f"))) static void fma512_work(void* a) {
+    const __m512 x = _mm512_set1_ps(1.0000001f), y = _mm512_set1_ps(0.9999999f);
+#define DECL(k) __m512 acc##k = _mm512_set1_ps((float)k);
+#define STEP(k) acc##k = _mm512_fmadd_ps(acc##k, x, y);
+#define SUM(k) t = _mm512_add_ps(t, acc##k);
+    SKN_TEN(DECL)
+    for (int i = 0; i < kPeakIters / 10; ++i) {
+        SKN_TEN(STEP)
+        __asm__ volatile("" ::: "memory");
+    }
+    __m512 t = _mm512_setzero_ps();
+    SKN_TEN(SUM)
+#undef DECL
+#undef STEP
+#undef SUM
+    *(float*)a = _mm512_reduce_add_ps(t);
+}
+
+__attribute__((target("avx2,fma"))) static void fma256_work(void* a) {
+    __m256 acc[12];
+    const __m256 x = _mm256_set1_ps(1.0000001f), y = _mm256_set1_ps(0.9999999f);
+    for (int k = 0; k < 12; ++k) acc[k] = _mm256_set1_ps((float)k);
+    for (int i = 0; i < kPeakIters / 12; ++i)
+        for (int k = 0; k < 12; ++k) acc[k] = _mm256_fmadd_ps(acc[k], x, y);
+    __m256 t = acc[0];
+    for (int k = 1; k < 12; ++k) t = _mm256_add_ps(t, acc[k]);
+    float out[8];
+    _mm256_storeu_ps(out, t);
+    *(float*)a = out[0];
+}
+#endif
+
+static double peak(int threads, int reps, work_fn fn, double ops_per_thread) {
+    int sinks[64];
+    void* argp[64];
+    for (int t = 0; t < threads && t < 64; ++t) argp[t] = &sinks[t];
+    double v[64];
+    if (reps > 64) reps = 64;
+    for (int r = 0; r < reps; ++r) v[r] = ops_per_thread * threads / run_threads(threads, fn, argp) / 1e9;
+    return median(v, reps);
+}
+
+double roofline_int8_gops(int threads, int reps, const char** how) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw")) {
+        *how = "vpdpbusd zmm";
+        return peak(threads, reps, vnni512_work, (double)kPeakIters * 64 * 2);
+    }
+    if (__builtin_cpu_supports("avx2")) {
+        *how = "vpmaddubsw+vpmaddwd ymm";
+        return peak(threads, reps, avx2_int8_work, (double)kPeakIters * 32 * 2);
+    }
+#endif
+    *how = "none";
+    return 0.0;
+}
+
+double roofline_f32_gflops(int threads, int reps, const char** how) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) {
+        *how = "vfmadd zmm";
+        return peak(threads, reps, fma512_work, (double)kPeakIters * 16 * 2);
+    }
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        *how = "vfmadd ymm";
+        return peak(threads, reps, fma256_work, (double)kPeakIters * 8 * 2);
+    }
+#endif
+    *how = "none";
+    return 0.0;
+}
