@@ -14,6 +14,7 @@
 #include "fixtures/sample_weight.hpp"
 #include "formats/tensor_codec.hpp"
 #include "layout/prepack.hpp"
+#include "runtime/cpu.hpp"
 #include "runtime/error.hpp"
 #include "support/matmul_reference.hpp"
 
@@ -285,6 +286,45 @@ TEST(MatmulWtFallback, ReferenceRunsWithAFallbackEventAndStrictRefuses) {
     ev.list.clear();
     matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), 9, strict);
     EXPECT_EQ(ev.count(SKN_TRACE_FALLBACK), 0);
+}
+
+// The library's own registry with its SIMD kernels for ROW_MAJOR Q4_K
+// removed: the weight's order now has only the reference, the other order
+// keeps its SIMD kernels.
+TEST(MatmulWtFallback, RealRegistryWithASimdKernelRemoved) {
+    Registry reg = default_registry();
+    int removed = 0;
+    for (const char* isa : {"avx2", "avxvnni", "avx512", "avx512vnni"})
+        removed += reg.remove(std::string("matmul_wt_q4_k_rm_q8_k_") + isa);
+    const Kernel* ibm = reg.best(FormatId::Q4_K, LayoutClass::BlockedInputMajor, FormatId::Q8_K, detected_isa(), nullptr);
+    if (removed == 0 || ibm == nullptr || ibm->key.isa == SKN_ISA_SCALAR)
+        GTEST_SKIP() << "no Q4_K SIMD kernel for this CPU to remove";
+    const FormatTraits& f = *find_format(FormatId::Q4_K);
+    TestWeight w(f, 9, 3, LayoutClass::BlockedRowMajor, 3);
+    std::vector<float> x(size_t(2 * w.in)), y(18), y_prepacked(18);
+    sample_weight(x.data(), 2, w.in, 4);
+    Context ctx;
+    ctx.set_registry(&reg);
+    Events ev;
+    ctx.set_trace(ev.sink());
+    matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), 9, MatmulOptions{});
+    ASSERT_EQ(ev.count(SKN_TRACE_FALLBACK), 1);
+    EXPECT_NE(ev.details[0].find("ran matmul_wt_q4_k_rm_q8_k_scalar"), std::string::npos) << ev.details[0];
+    EXPECT_NE(ev.details[0].find(ibm->name), std::string::npos) << ev.details[0];
+    MatmulOptions strict;
+    strict.strict = true;
+    EXPECT_THROW(matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), 9, strict), Error);
+    // Prepacking per call reaches the SIMD kernel of the other order.
+    Scope scope;
+    MatmulOptions o;
+    o.prepack_weights = true;
+    o.scope = &scope;
+    ev.list.clear();
+    ev.details.clear();
+    matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y_prepacked.data(), 9, o);
+    EXPECT_EQ(ev.count(SKN_TRACE_ADAPTER), 1);
+    EXPECT_EQ(ev.count(SKN_TRACE_FALLBACK), 0);
+    EXPECT_EQ(ev.list.back().isa, ibm->key.isa);
 }
 
 TEST(MatmulWtFallback, PrepackWeightsEmitsOneAdapterPerCallThatNeedsIt) {

@@ -5,11 +5,14 @@
 
 namespace skn {
 
+void register_q32_kernels(Registry& r);
 void register_kquants_kernels(Registry& r);
 void register_ternary_kernels(Registry& r);
 void register_dense_kernels(Registry& r);
 
 void register_x86_kernels(Registry& r) {
+    (void)r;
+    register_q32_kernels(r);
     register_kquants_kernels(r);
     register_ternary_kernels(r);
     register_dense_kernels(r);
