@@ -1,4 +1,5 @@
 // Tagged and golden fixtures.
+#include <cstddef>
 #include <cstring>
 #include <string>
 
@@ -66,7 +67,10 @@ SKN_API const char* skn_fixture_disagreement(const void* bytes, size_t n, skn_fo
 SKN_API skn_status skn_fixture_golden_info(skn_format format, skn_golden_info* info) {
     return guarded([&] {
         require_non_null(info, "info");
-        if (info->struct_size < sizeof(skn_golden_info))
+        // The 1.0 fields; a later version may append more and fill only those
+        // the caller's struct has room for.
+        constexpr size_t kInfoV1Size = offsetof(skn_golden_info, x_rows) + sizeof(int64_t);
+        if (info->struct_size < kInfoV1Size)
             skn::fail(SKN_E_INVALID_ARGUMENT, "info->struct_size is {}: set it to sizeof(skn_golden_info) ({})",
                       info->struct_size, sizeof(skn_golden_info));
         const skn::FormatTraits& f = lookup_format(format);

@@ -1,0 +1,3 @@
+module skn.example/consumer
+
+go 1.19

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Build and run one downstream consumer of the INSTALLED skn, the way a user
+# of that language would (docs/packaging.md shows the same commands).
+#
+#   run_consumer.sh <c|cpp|python|rust|go|dlopen|tool> <work-dir>
+#
+# By default skn is looked up where the Debian packages put it (/usr). With
+# SKN_PREFIX set (a `cmake --install --prefix` tree), pkg-config, CMake and
+# the dynamic loader are pointed there instead. Nothing is written to the
+# source tree: every build product goes to <work-dir>.
+set -euo pipefail
+lang="$1"
+work="$2"
+here="$(cd "$(dirname "$0")" && pwd)"
+mkdir -p "$work"
+
+if [ -n "${SKN_PREFIX:-}" ]; then
+  multiarch=$(gcc -print-multiarch 2>/dev/null || true)
+  libdir=""
+  for d in "$SKN_PREFIX/lib/$multiarch" "$SKN_PREFIX/lib64" "$SKN_PREFIX/lib"; do
+    if [ -e "$d/libskn.so.1" ]; then libdir="$d"; break; fi
+  done
+  [ -n "$libdir" ] || { echo "no libskn.so.1 under $SKN_PREFIX"; exit 1; }
+  export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export CMAKE_PREFIX_PATH="$SKN_PREFIX${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  export PATH="$SKN_PREFIX/bin:$PATH"
+fi
+
+pkg-config --exists skn || { echo "pkg-config cannot find skn (is libskn-dev installed?)"; exit 1; }
+echo "consumer $lang: skn $(pkg-config --modversion skn), libdir $(pkg-config --variable=libdir skn)"
+
+case "$lang" in
+  c)
+    # Linked by the C driver: no C++ runtime is named by the consumer itself.
+    # shellcheck disable=SC2046
+    cc -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$work/consumer_c" "$here/c/consumer.c" \
+      $(pkg-config --cflags --libs skn)
+    needed=$(readelf -d "$work/consumer_c" | awk '/NEEDED/ {print $5}')
+    echo "consumer_c needs: $needed"
+    grep -q 'libskn.so.1' <<< "$needed" || { echo "FAIL: consumer_c does not need libskn.so.1"; exit 1; }
+    if grep -q 'libstdc++' <<< "$needed"; then echo "FAIL: consumer_c links libstdc++ itself"; exit 1; fi
+    "$work/consumer_c"
+    ;;
+  dlopen)
+    # No -lskn: the library is found by dlopen and bound by symbol version.
+    # shellcheck disable=SC2046
+    cc -std=c11 -Wall -Wextra -Werror -o "$work/consumer_dlopen" "$here/dlopen/consumer_dlopen.c" \
+      $(pkg-config --cflags skn) -ldl
+    if readelf -d "$work/consumer_dlopen" | grep -q 'libskn'; then
+      echo "FAIL: consumer_dlopen is linked against libskn"; exit 1
+    fi
+    "$work/consumer_dlopen"
+    ;;
+  cpp)
+    rm -rf "$work/build"
+    cmake -S "$here/cpp" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+    cmake --build "$work/build"
+    "$work/build/app"
+    ;;
+  python)
+    python3 "$here/python/consumer.py"
+    ;;
+  rust)
+    # Debian's cargo and rustc (bookworm: 1.63) when installed, else whatever
+    # cargo is on PATH; SKN_CARGO overrides. The crate is copied so that
+    # Cargo.lock and target/ land in the work dir, not the source tree.
+    cargo="${SKN_CARGO:-}"
+    if [ -z "$cargo" ]; then
+      if [ -x /usr/bin/cargo ]; then cargo=/usr/bin/cargo; else cargo=cargo; fi
+    fi
+    cargo_dir=$(dirname "$(command -v "$cargo")")
+    if [ -x "$cargo_dir/rustc" ]; then export RUSTC="$cargo_dir/rustc"; fi
+    export CARGO_HOME="$work/cargo-home" CARGO_TARGET_DIR="$work/target"
+    rm -rf "$work/src"
+    mkdir -p "$work/src"
+    cp -r "$here/rust/." "$work/src/"
+    "$cargo" --version
+    "${RUSTC:-rustc}" --version
+    "$cargo" test --offline --manifest-path "$work/src/Cargo.toml"
+    ;;
+  go)
+    export GOPROXY=off GOFLAGS=-buildvcs=false GO111MODULE=on GOTOOLCHAIN=local
+    export GOCACHE="$work/gocache" GOPATH="$work/gopath" GOENV=off CGO_ENABLED=1
+    go version
+    (cd "$here/go" && go test -count=1 -v ./...)
+    ;;
+  tool)
+    # skn-tools: the skn program on PATH runs against the installed library.
+    skn_bin=$(command -v skn)
+    echo "skn program: $skn_bin"
+    if [ -z "${SKN_PREFIX:-}" ]; then
+      ldd "$skn_bin" | grep -Eq "libskn.so.1 => (/usr)?/lib/" || { echo "FAIL: $skn_bin does not load /usr's libskn"; ldd "$skn_bin"; exit 1; }
+    fi
+    skn version
+    skn demo | grep -E 'Q4_K .*%'
+    ;;
+  *)
+    echo "unknown consumer $lang"; exit 2 ;;
+esac

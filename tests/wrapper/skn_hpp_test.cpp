@@ -1,0 +1,242 @@
+// skn.hpp, the header-only C++17 wrapper, compiled as C++17 against libskn
+// alone (no internal headers): RAII, errors, spans, and the same contract
+// checks the downstream consumers run.
+#include "skn/skn.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+static_assert(__cplusplus >= 201703L && __cplusplus < 202002L, "this test is meant to be compiled as C++17");
+static_assert(!std::is_copy_constructible<skn::Scope>::value, "Scope is move-only");
+static_assert(!std::is_copy_constructible<skn::Context>::value, "Context is move-only");
+static_assert(std::is_copy_constructible<skn::View>::value, "View copies retain");
+static_assert(std::is_nothrow_move_constructible<skn::View>::value, "View moves do not throw");
+
+namespace {
+
+std::vector<float> ramp(std::size_t n, float scale) {
+    std::vector<float> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = scale * std::sin(0.37f * static_cast<float>(i) + 0.11f);
+    return v;
+}
+
+TEST(SknHpp, VersionMatchesHeader) {
+    EXPECT_EQ(skn::version(), static_cast<unsigned>(SKN_VERSION_NUMBER));
+    EXPECT_EQ(skn::version_string(), std::to_string(SKN_VERSION_MAJOR) + "." + std::to_string(SKN_VERSION_MINOR) +
+                                         "." + std::to_string(SKN_VERSION_PATCH));
+}
+
+TEST(SknHpp, ErrorCarriesStatusAndMessage) {
+    try {
+        skn::format_info(static_cast<skn_format>(4));  // id 4 is not a format skn implements
+        FAIL() << "no exception";
+    } catch (const skn::Error& e) {
+        EXPECT_EQ(e.status(), SKN_E_UNKNOWN_FORMAT);
+        EXPECT_FALSE(e.message().empty());
+        EXPECT_NE(std::string(e.what()).find("SKN_E_UNKNOWN_FORMAT"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(skn::format_from_name("not-a-format"), skn::Error);
+    EXPECT_THROW(skn::require_out_in(256, 100, SKN_FORMAT_Q4_K), skn::Error);
+    EXPECT_NO_THROW(skn::require_out_in(4, 768, SKN_FORMAT_Q4_K));
+}
+
+TEST(SknHpp, Formats) {
+    const std::vector<skn_format> all = skn::formats();
+    ASSERT_EQ(static_cast<std::int32_t>(all.size()), skn_format_count());
+    const skn::FormatInfo q4k = skn::format_info(SKN_FORMAT_Q4_K);
+    EXPECT_EQ(q4k.name, "Q4_K");
+    EXPECT_EQ(q4k.block_elems, 256);
+    EXPECT_EQ(q4k.block_bytes, 144);
+    EXPECT_TRUE(q4k.is_block_quantized);
+    EXPECT_EQ(skn::format_from_name("q4_k"), SKN_FORMAT_Q4_K);
+    EXPECT_FALSE(skn::format_info(SKN_FORMAT_F32).is_block_quantized);
+}
+
+TEST(SknHpp, QuantizeDequantizeRoundTripAndSpans) {
+    const std::int64_t rows = 3, cols = 256;
+    const std::vector<float> w = ramp(static_cast<std::size_t>(rows * cols), 0.5f);
+    const skn::bytes q = skn::quantize(SKN_FORMAT_Q8_0, w, rows, cols);
+    EXPECT_EQ(q.size(), skn::quantized_size(SKN_FORMAT_Q8_0, rows, cols));
+    const std::vector<float> d = skn::dequantize(SKN_FORMAT_Q8_0, q, rows, cols);
+    ASSERT_EQ(d.size(), w.size());
+    for (std::size_t i = 0; i < w.size(); ++i) EXPECT_NEAR(d[i], w[i], 0.01f) << i;
+
+    // The same through caller-owned buffers: a std::array and a C array.
+    std::array<std::uint8_t, 34> one_block{};
+    float block[32];
+    for (int i = 0; i < 32; ++i) block[i] = static_cast<float>(i) / 8.0f;
+    skn::quantize(SKN_FORMAT_Q8_0, block, 1, 32, one_block);
+    std::vector<float> back(32);
+    skn::dequantize(SKN_FORMAT_Q8_0, one_block, 1, 32, skn::span<float>(back));
+    EXPECT_NEAR(back[31], 31.0f / 8.0f, 0.05f);
+
+    // A destination too small is an skn::Error with the C status.
+    std::array<std::uint8_t, 10> small{};
+    try {
+        skn::quantize(SKN_FORMAT_Q8_0, block, 1, 32, small);
+        FAIL() << "no exception";
+    } catch (const skn::Error& e) {
+        EXPECT_EQ(e.status(), SKN_E_BUFFER_TOO_SMALL);
+    }
+    // A source smaller than rows * cols is refused before the C call.
+    EXPECT_THROW(skn::quantize(SKN_FORMAT_Q8_0, skn::span<const float>(block, 16), 1, 32), skn::Error);
+}
+
+TEST(SknHpp, FixtureContract) {
+    const skn::bytes kernel = skn::fixture_bytes(SKN_FORMAT_Q4_K, SKN_ORDER_INPUT_BLOCK_MAJOR, 4, 3);
+    EXPECT_FALSE(skn::fixture_disagreement(kernel, SKN_FORMAT_Q4_K, SKN_ORDER_INPUT_BLOCK_MAJOR, 4, 3).has_value());
+    const skn::bytes canonical = skn::fixture_bytes(SKN_FORMAT_Q4_K, SKN_ORDER_ROW_MAJOR, 4, 3);
+    const auto problem = skn::fixture_disagreement(canonical, SKN_FORMAT_Q4_K, SKN_ORDER_INPUT_BLOCK_MAJOR, 4, 3);
+    ASSERT_TRUE(problem.has_value());
+    EXPECT_FALSE(problem->empty());
+    // The byte-level permutation maps one to the other and back.
+    EXPECT_EQ(skn::packed_to_kernel_order(SKN_FORMAT_Q4_K, canonical, 4, 3), kernel);
+    EXPECT_EQ(skn::packed_to_canonical_order(SKN_FORMAT_Q4_K, kernel, 4, 3), canonical);
+}
+
+TEST(SknHpp, GoldenDecodedMatchesDequantize) {
+    for (skn_format f : {SKN_FORMAT_Q4_K, SKN_FORMAT_Q8_0, SKN_FORMAT_IQ4_NL, SKN_FORMAT_TQ2_0}) {
+        const skn::GoldenInfo gi = skn::golden_info(f);
+        const skn::bytes packed = skn::golden_bytes(f, SKN_GOLDEN_PACKED);
+        const std::vector<float> decoded = skn::golden_floats(f, SKN_GOLDEN_DECODED);
+        const std::vector<float> mine = skn::dequantize(f, packed, gi.rows, gi.cols);
+        ASSERT_EQ(mine.size(), decoded.size());
+        EXPECT_EQ(std::memcmp(mine.data(), decoded.data(), mine.size() * sizeof(float)), 0)
+            << skn::format_info(f).name;
+    }
+}
+
+TEST(SknHpp, ViewsRetainReleaseAndPrepack) {
+    const skn::GoldenInfo gi = skn::golden_info(SKN_FORMAT_Q4_K);
+    const skn::bytes packed = skn::golden_bytes(SKN_FORMAT_Q4_K, SKN_GOLDEN_PACKED);
+    const std::vector<float> decoded = skn::golden_floats(SKN_FORMAT_Q4_K, SKN_GOLDEN_DECODED);
+
+    skn::Scope scope;
+    skn::View kernel_view;
+    {
+        skn::View w = skn::View::from_bytes(packed, SKN_FORMAT_Q4_K, {gi.rows, gi.cols}, SKN_ORDER_ROW_MAJOR);
+        EXPECT_EQ(w.shape(), (std::vector<std::int64_t>{gi.rows, gi.cols}));
+        EXPECT_EQ(w.layout_class(), SKN_LAYOUT_BLOCKED_ROW_MAJOR);
+        skn::View copy = w;  // retain
+        EXPECT_EQ(copy.get(), w.get());
+        int adapters = 0;
+        std::uint64_t moved = 0;
+        kernel_view = w.prepack(SKN_ORDER_INPUT_BLOCK_MAJOR, scope, [&](const skn_trace_event& e) {
+            if (e.kind == SKN_TRACE_ADAPTER) {
+                ++adapters;
+                moved = e.bytes;
+            }
+        });
+        EXPECT_EQ(adapters, 1);
+        EXPECT_EQ(moved, packed.size());
+        // Same order: the very same view, nothing copied.
+        skn::View again = kernel_view.prepack(SKN_ORDER_INPUT_BLOCK_MAJOR, scope);
+        EXPECT_EQ(again.get(), kernel_view.get());
+    }
+    // The scope copy outlives the borrowed view it came from, and decodes the same.
+    EXPECT_EQ(kernel_view.order(), SKN_ORDER_INPUT_BLOCK_MAJOR);
+    EXPECT_EQ(kernel_view.to_float(), decoded);
+    EXPECT_EQ(kernel_view.get({1, 300}), decoded[static_cast<std::size_t>(gi.cols + 300)]);
+    EXPECT_GE(scope.allocated(), packed.size());
+    EXPECT_NE(kernel_view.describe().find("INPUT_BLOCK_MAJOR"), std::string::npos);
+
+    // A packed weight cannot be transposed: the C status comes through.
+    try {
+        kernel_view.transpose(0, 1);
+        FAIL() << "no exception";
+    } catch (const skn::Error& e) {
+        EXPECT_EQ(e.status(), SKN_E_UNSUPPORTED);
+        EXPECT_NE(e.message().find("skn_matmul_wt"), std::string::npos);
+    }
+    const skn::View rows = kernel_view.narrow(0, 1, 2);
+    EXPECT_EQ(rows.shape(), (std::vector<std::int64_t>{2, gi.cols}));
+
+    // Move leaves the source empty; release() hands the reference out.
+    skn::View moved_to = std::move(kernel_view);
+    EXPECT_FALSE(kernel_view);
+    skn_view* raw = moved_to.release();
+    skn::View adopted = skn::View::adopt(raw);
+    EXPECT_TRUE(adopted);
+}
+
+TEST(SknHpp, MatmulWtMatchesGoldenY) {
+    const skn_format f = SKN_FORMAT_Q4_K;
+    const skn::GoldenInfo gi = skn::golden_info(f);
+    const skn::bytes packed = skn::golden_bytes(f, SKN_GOLDEN_PACKED);
+    const std::vector<float> x = skn::golden_floats(f, SKN_GOLDEN_X);
+    const std::vector<float> y_golden = skn::golden_floats(f, SKN_GOLDEN_Y);
+
+    skn::Context ctx;
+    int kernels = 0;
+    ctx.set_trace([&](const skn_trace_event& e) {
+        if (e.kind == SKN_TRACE_KERNEL || e.kind == SKN_TRACE_FALLBACK) ++kernels;
+    });
+    skn::Scope scope;
+    const skn::View w = skn::View::from_bytes(packed, f, {gi.rows, gi.cols}, SKN_ORDER_ROW_MAJOR);
+    const skn::View ready = ctx.prepack_for_matmul(w, scope);
+
+    skn::MatmulOptions exact;
+    exact.precision = SKN_PRECISION_EXACT;
+    const std::vector<float> y = ctx.matmul_wt(x, gi.x_rows, ready, {}, exact);
+    ASSERT_EQ(y.size(), y_golden.size());
+    for (std::size_t i = 0; i < y.size(); ++i) EXPECT_NEAR(y[i], y_golden[i], 1e-3f * (1.0f + std::fabs(y_golden[i])));
+    EXPECT_GE(kernels, 1);
+
+    // Either order gives bit-identical results, with a bias too.
+    std::vector<float> bias(static_cast<std::size_t>(gi.rows), 0.5f);
+    const std::vector<float> y_rm = ctx.matmul_wt(x, gi.x_rows, w, bias);
+    const std::vector<float> y_ready = ctx.matmul_wt(x, gi.x_rows, ready, bias);
+    EXPECT_EQ(y_rm, y_ready);
+
+    // x too short is refused before the C call.
+    EXPECT_THROW(ctx.matmul_wt(skn::span<const float>(x.data(), 10), gi.x_rows, w), skn::Error);
+    ctx.set_trace(skn::TraceFn());
+    EXPECT_FALSE(skn::kernel_names().empty());
+
+    skn::Context moved = std::move(ctx);
+    EXPECT_NO_THROW(moved.set_threads(2));
+    EXPECT_THROW(moved.set_threads(0), skn::Error);
+}
+
+TEST(SknHpp, GgufWriteAndRead) {
+    const skn::bytes q = skn::quantize(SKN_FORMAT_Q4_0, ramp(2 * 64, 1.0f), 2, 64);
+    skn::GgufWriter writer;
+    writer.add_string("general.name", "wrapper");
+    writer.add_u32("test.answer", 42);
+    writer.add_string_array("test.words", {"a", "bc"});
+    writer.add_tensor("w", SKN_FORMAT_Q4_0, {64, 2}, q);
+    EXPECT_THROW(writer.add_u32("test.answer", 1), skn::Error);  // repeated key
+    const skn::bytes file = writer.write_memory();
+    ASSERT_EQ(file.size(), writer.size());
+
+    const skn::Gguf g = skn::Gguf::open_memory(file);
+    EXPECT_EQ(g.version(), 3u);
+    EXPECT_EQ(g.tensor_count(), 1);
+    const auto key = g.find_key("test.answer");
+    ASSERT_TRUE(key.has_value());
+    EXPECT_EQ(g.get_u32(*key), 42u);
+    EXPECT_THROW(g.get_i32(*key), skn::Error);  // no conversion
+    EXPECT_EQ(g.get_string(*g.find_key("general.name")), "wrapper");
+    const auto words = g.find_key("test.words");
+    ASSERT_TRUE(words.has_value());
+    EXPECT_EQ(g.array_info(static_cast<std::uint64_t>(*words)).second, 2u);
+    EXPECT_EQ(g.array_string(static_cast<std::uint64_t>(*words), 1), "bc");
+    EXPECT_FALSE(g.find_tensor("nope").has_value());
+    const skn::GgufTensorInfo t = g.tensor_info(*g.find_tensor("w"));
+    EXPECT_EQ(t.format, SKN_FORMAT_Q4_0);
+    EXPECT_EQ(t.shape, (std::vector<std::int64_t>{2, 64}));
+    const skn::const_byte_span data = g.tensor_data(0);
+    ASSERT_EQ(data.size(), q.size());
+    EXPECT_EQ(std::memcmp(data.data(), q.data(), q.size()), 0);
+    const skn::View tv = g.tensor_view(0);
+    EXPECT_EQ(tv.shape(), (std::vector<std::int64_t>{2, 64}));
+    EXPECT_EQ(tv.order(), SKN_ORDER_ROW_MAJOR);
+    EXPECT_EQ(tv.to_float(), skn::dequantize(SKN_FORMAT_Q4_0, q, 2, 64));
+}
+
+}  // namespace
