@@ -305,6 +305,7 @@ TEST(MatmulWtFallback, RealRegistryWithASimdKernelRemoved) {
     sample_weight(x.data(), 2, w.in, 4);
     Context ctx;
     ctx.set_registry(&reg);
+    ctx.set_isa_cap(detected_isa());  // also when the suite runs under SKN_ISA=scalar
     Events ev;
     ctx.set_trace(ev.sink());
     matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), 9, MatmulOptions{});
