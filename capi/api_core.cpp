@@ -12,7 +12,13 @@ extern "C" {
 
 SKN_API const char* skn_last_error(void) { return skn::last_error_message(); }
 
-SKN_API const char* skn_status_name(skn_status status) { return skn::status_name(status); }
+SKN_API const char* skn_status_name(skn_status status) {
+    const int64_t raw = skn::capi::raw_enum(status);
+    for (skn_status s : {SKN_OK, SKN_E_INVALID_ARGUMENT, SKN_E_UNKNOWN_FORMAT, SKN_E_UNSUPPORTED, SKN_E_BUFFER_TOO_SMALL,
+                         SKN_E_OUT_OF_MEMORY, SKN_E_FORMAT, SKN_E_INTERNAL})
+        if (raw == s) return skn::status_name(s);
+    return "unknown status";
+}
 
 SKN_API unsigned skn_version(void) { return SKN_VERSION_NUMBER; }
 
@@ -23,7 +29,7 @@ SKN_API const char* skn_version_string(void) {
 SKN_API skn_isa skn_cpu_isa(void) { return skn::detected_isa(); }
 
 SKN_API const char* skn_isa_name(skn_isa isa) {
-    switch (isa) {
+    switch (skn::capi::raw_enum(isa)) {
         case SKN_ISA_SCALAR: return "scalar";
         case SKN_ISA_AVX2: return "avx2";
         case SKN_ISA_AVX_VNNI: return "avxvnni";
@@ -37,9 +43,11 @@ SKN_API const char* skn_isa_name(skn_isa isa) {
 
 SKN_API skn_status skn_set_log_callback(skn_log_level level, skn_log_fn fn, void* user) {
     return guarded([&] {
-        if (!skn::set_log_callback(level, fn, user))
+        const int64_t raw = skn::capi::raw_enum(level);
+        if (raw < SKN_LOG_TRACE || raw > SKN_LOG_OFF || raw == 5 ||
+            !skn::set_log_callback(static_cast<skn_log_level>(raw), fn, user))
             skn::fail(SKN_E_INVALID_ARGUMENT, "log level {} is not an skn_log_level (use SKN_LOG_TRACE .. SKN_LOG_OFF)",
-                      int(level));
+                      raw);
     });
 }
 

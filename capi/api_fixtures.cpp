@@ -38,7 +38,7 @@ SKN_API skn_status skn_fixture_bytes(skn_format format, int kernel_order, int64_
                                      void* buf, size_t cap, size_t* needed) {
     return guarded([&] {
         require_non_null(needed, "needed");
-        const skn::FormatTraits& f = lookup_format(format);
+        const skn::FormatTraits& f = lookup_format(skn::capi::raw_enum(format));
         const skn::BlockOrder order = fixture_order(kernel_order);
         const size_t n = skn::fixture_size(f, rows, blocks_per_row);
         *needed = n;
@@ -54,7 +54,7 @@ SKN_API const char* skn_fixture_disagreement(const void* bytes, size_t n, skn_fo
                                              int64_t rows, int64_t blocks_per_row) {
     std::optional<std::string> message;
     const skn_status s = guarded([&] {
-        const skn::FormatTraits& f = lookup_format(format);
+        const skn::FormatTraits& f = lookup_format(skn::capi::raw_enum(format));
         message = skn::fixture_disagreement(static_cast<const uint8_t*>(bytes), n, f, fixture_order(kernel_order),
                                             rows, blocks_per_row);
     });
@@ -73,7 +73,7 @@ SKN_API skn_status skn_fixture_golden_info(skn_format format, skn_golden_info* i
         if (info->struct_size < kInfoV1Size)
             skn::fail(SKN_E_INVALID_ARGUMENT, "info->struct_size is {}: set it to sizeof(skn_golden_info) ({})",
                       info->struct_size, sizeof(skn_golden_info));
-        const skn::FormatTraits& f = lookup_format(format);
+        const skn::FormatTraits& f = lookup_format(skn::capi::raw_enum(format));
         if (!f.block_quantized)
             skn::fail(SKN_E_INVALID_ARGUMENT, "{} is a dense format: golden fixtures exist for block formats only",
                       f.name);
@@ -87,8 +87,8 @@ SKN_API skn_status skn_fixture_golden(skn_format format, skn_golden_part part, v
                                       size_t* needed) {
     return guarded([&] {
         require_non_null(needed, "needed");
-        const skn::GoldenFixture g = skn::make_golden_fixture(lookup_format(format));
-        switch (part) {
+        const skn::GoldenFixture g = skn::make_golden_fixture(lookup_format(skn::capi::raw_enum(format)));
+        switch (skn::capi::raw_enum(part)) {
             case SKN_GOLDEN_SOURCE: return copy_out(g.source.data(), g.source.size() * 4, buf, cap, needed);
             case SKN_GOLDEN_PACKED: return copy_out(g.packed.data(), g.packed.size(), buf, cap, needed);
             case SKN_GOLDEN_PACKED_KERNEL_ORDER:
@@ -97,7 +97,7 @@ SKN_API skn_status skn_fixture_golden(skn_format format, skn_golden_part part, v
             case SKN_GOLDEN_X: return copy_out(g.x.data(), g.x.size() * 4, buf, cap, needed);
             case SKN_GOLDEN_Y: return copy_out(g.y.data(), g.y.size() * 4, buf, cap, needed);
         }
-        skn::fail(SKN_E_INVALID_ARGUMENT, "golden part {} is not an skn_golden_part (0..5)", int(part));
+        skn::fail(SKN_E_INVALID_ARGUMENT, "golden part {} is not an skn_golden_part (0..5)", skn::capi::raw_enum(part));
     });
 }
 

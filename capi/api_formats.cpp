@@ -25,7 +25,7 @@ SKN_API skn_status skn_format_info(skn_format format, skn_format_props* props) {
             skn::fail(SKN_E_INVALID_ARGUMENT,
                       "props->struct_size is {} but must be at least {}: set it to sizeof(skn_format_props)",
                       props->struct_size, kPropsV1Size);
-        const skn::FormatTraits& f = skn::capi::lookup_format(format);
+        const skn::FormatTraits& f = skn::capi::lookup_format(skn::capi::raw_enum(format));
         props->name = f.name;
         props->block_elems = f.block_elems;
         props->block_bytes = f.block_bytes;
@@ -57,7 +57,7 @@ SKN_API skn_status skn_format_from_name(const char* name, skn_format* format) {
 SKN_API skn_status skn_quantized_size(skn_format format, int64_t n_rows, int64_t n_per_row, size_t* out_bytes) {
     return guarded([&] {
         require_non_null(out_bytes, "out_bytes");
-        *out_bytes = skn::quantized_size(skn::capi::lookup_format(format), n_rows, n_per_row);
+        *out_bytes = skn::quantized_size(skn::capi::lookup_format(skn::capi::raw_enum(format)), n_rows, n_per_row);
     });
 }
 
@@ -66,7 +66,7 @@ SKN_API skn_status skn_quantize(skn_format format, const float* src, int64_t n_r
     return guarded([&] {
         require_non_null(src, "src");
         require_non_null(dst, "dst");
-        skn::quantize_tensor(skn::capi::lookup_format(format), src, n_rows, n_per_row, dst, dst_size);
+        skn::quantize_tensor(skn::capi::lookup_format(skn::capi::raw_enum(format)), src, n_rows, n_per_row, dst, dst_size);
     });
 }
 
@@ -75,7 +75,7 @@ SKN_API skn_status skn_dequantize(skn_format format, const void* src, size_t src
     return guarded([&] {
         require_non_null(src, "src");
         require_non_null(dst, "dst");
-        skn::dequantize_tensor(skn::capi::lookup_format(format), src, src_size, n_rows, n_per_row, dst, dst_count);
+        skn::dequantize_tensor(skn::capi::lookup_format(skn::capi::raw_enum(format)), src, src_size, n_rows, n_per_row, dst, dst_count);
     });
 }
 

@@ -14,6 +14,7 @@
 #include "gguf/writer.hpp"
 
 using skn::capi::guarded;
+using skn::capi::raw_enum;
 using skn::capi::require_non_null;
 namespace gguf = skn::gguf;
 
@@ -27,14 +28,6 @@ namespace {
 // The integer a caller passed as an enum. C lets any int through an enum
 // parameter; in C++ reading an enum object outside its declared range is
 // undefined, so the value is copied out as its underlying integer first.
-template <typename E>
-int64_t raw_enum(const E& e) {
-    std::underlying_type_t<E> v;
-    static_assert(sizeof v == sizeof e);
-    std::memcpy(&v, &e, sizeof v);
-    return int64_t(v);
-}
-
 constexpr size_t kOptionsV1Size = offsetof(skn_gguf_options, allow_unsupported) + sizeof(int32_t);
 constexpr size_t kTensorInfoV1Size = offsetof(skn_gguf_tensor_props, size) + sizeof(uint64_t);
 

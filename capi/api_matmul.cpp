@@ -28,10 +28,11 @@ skn::MatmulOptions to_options(const skn_matmul_options* o) {
     if (o->struct_size < kOptionsV1Size)
         skn::fail(SKN_E_INVALID_ARGUMENT, "opts->struct_size is {}: set it to sizeof(skn_matmul_options) ({})",
                   o->struct_size, sizeof(skn_matmul_options));
-    if (o->precision != SKN_PRECISION_FAST && o->precision != SKN_PRECISION_EXACT)
+    const int64_t precision = skn::capi::raw_enum(o->precision);
+    if (precision != SKN_PRECISION_FAST && precision != SKN_PRECISION_EXACT)
         skn::fail(SKN_E_INVALID_ARGUMENT, "precision {} is not SKN_PRECISION_FAST (0) or SKN_PRECISION_EXACT (1)",
-                  int(o->precision));
-    out.precision = static_cast<skn::Precision>(o->precision);
+                  precision);
+    out.precision = static_cast<skn::Precision>(precision);
     out.prepack_weights = o->prepack_weights != 0;
     out.strict = o->strict != 0;
     out.scope = o->scope != nullptr ? &o->scope->scope : nullptr;
@@ -66,9 +67,17 @@ SKN_API skn_status skn_context_set_trace(skn_context* ctx, skn_trace_fn fn, void
 SKN_API skn_status skn_context_set_isa(skn_context* ctx, skn_isa cap) {
     return guarded([&] {
         skn::Context& c = context_of(ctx);
-        if (std::string(skn::isa_tag(cap)) == "unknown")
-            skn::fail(SKN_E_INVALID_ARGUMENT, "ISA {} is not an skn_isa", int(cap));
-        c.set_isa_cap(cap);
+        const int64_t raw = skn::capi::raw_enum(cap);
+        skn_isa isa = SKN_ISA_SCALAR;
+        bool known = false;
+        for (skn_isa t : {SKN_ISA_SCALAR, SKN_ISA_AVX2, SKN_ISA_AVX_VNNI, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI,
+                          SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD})
+            if (raw == t) {
+                isa = t;
+                known = true;
+            }
+        if (!known) skn::fail(SKN_E_INVALID_ARGUMENT, "ISA {} is not an skn_isa", raw);
+        c.set_isa_cap(isa);
     });
 }
 

@@ -9,6 +9,7 @@
 
 using skn::capi::guarded;
 using skn::capi::lookup_format;
+using skn::capi::raw_enum;
 using skn::capi::new_view_handle;
 using skn::capi::require_non_null;
 
@@ -21,12 +22,12 @@ skn_view* new_view_handle(const View& v) {
     return h;
 }
 
-const FormatTraits& lookup_format(skn_format format) {
-    const FormatTraits* f = find_format(static_cast<int32_t>(format));
+const FormatTraits& lookup_format(int64_t format) {
+    const FormatTraits* f = format >= INT32_MIN && format <= INT32_MAX ? find_format(int32_t(format)) : nullptr;
     if (f == nullptr)
         fail(SKN_E_UNKNOWN_FORMAT,
              "format id {} is not one skn implements (skn_format_count()/skn_format_at() list those it does)",
-             int(format));
+             format);
     return *f;
 }
 
@@ -34,10 +35,10 @@ const FormatTraits& lookup_format(skn_format format) {
 
 namespace {
 
-skn::BlockOrder to_order(skn_block_order o) {
+skn::BlockOrder to_order(int64_t o) {
     if (o != SKN_ORDER_ROW_MAJOR && o != SKN_ORDER_INPUT_BLOCK_MAJOR)
         skn::fail(SKN_E_INVALID_ARGUMENT,
-                  "block order {} is not SKN_ORDER_ROW_MAJOR (0) or SKN_ORDER_INPUT_BLOCK_MAJOR (1)", int(o));
+                  "block order {} is not SKN_ORDER_ROW_MAJOR (0) or SKN_ORDER_INPUT_BLOCK_MAJOR (1)", o);
     return static_cast<skn::BlockOrder>(o);
 }
 
@@ -46,7 +47,7 @@ const skn::View& view_of(const skn_view* v) {
     return v->view;
 }
 
-void relayout(skn_format format, const void* src, size_t src_size, void* dst, size_t dst_size, int64_t rows,
+void relayout(int64_t format, const void* src, size_t src_size, void* dst, size_t dst_size, int64_t rows,
               int64_t bpr, bool forward) {
     const skn::FormatTraits& f = lookup_format(format);
     if (!f.block_quantized)
@@ -99,8 +100,8 @@ SKN_API skn_status skn_view_from_bytes(const void* data, size_t nbytes, skn_form
                                        int rank, skn_block_order order, skn_view** out) {
     return guarded([&] {
         require_non_null(out, "out");
-        const skn::FormatTraits& f = lookup_format(format);
-        *out = new_view_handle(skn::make_view(data, nbytes, f, shape, rank, to_order(order)));
+        const skn::FormatTraits& f = lookup_format(raw_enum(format));
+        *out = new_view_handle(skn::make_view(data, nbytes, f, shape, rank, to_order(raw_enum(order))));
     });
 }
 
@@ -181,7 +182,7 @@ SKN_API skn_status skn_view_prepack(const skn_view* view, skn_block_order order,
         const skn::View& v = view_of(view);
         require_non_null(out, "out");
         skn::View packed;
-        if (skn::prepack(v, to_order(order), scope ? &scope->scope : nullptr, skn::TraceSink{trace, user}, &packed)) {
+        if (skn::prepack(v, to_order(raw_enum(order)), scope ? &scope->scope : nullptr, skn::TraceSink{trace, user}, &packed)) {
             *out = new_view_handle(packed);
         } else {
             *out = skn_view_retain(const_cast<skn_view*>(view));  // the very same view
@@ -191,16 +192,16 @@ SKN_API skn_status skn_view_prepack(const skn_view* view, skn_block_order order,
 
 SKN_API skn_status skn_packed_to_kernel_order(skn_format format, const void* src, size_t src_size, void* dst,
                                               size_t dst_size, int64_t rows, int64_t blocks_per_row) {
-    return guarded([&] { relayout(format, src, src_size, dst, dst_size, rows, blocks_per_row, true); });
+    return guarded([&] { relayout(raw_enum(format), src, src_size, dst, dst_size, rows, blocks_per_row, true); });
 }
 
 SKN_API skn_status skn_packed_to_canonical_order(skn_format format, const void* src, size_t src_size, void* dst,
                                                  size_t dst_size, int64_t rows, int64_t blocks_per_row) {
-    return guarded([&] { relayout(format, src, src_size, dst, dst_size, rows, blocks_per_row, false); });
+    return guarded([&] { relayout(raw_enum(format), src, src_size, dst, dst_size, rows, blocks_per_row, false); });
 }
 
 SKN_API skn_status skn_require_out_in(int64_t rows, int64_t in, skn_format format) {
-    return guarded([&] { skn::require_out_in(rows, in, lookup_format(format)); });
+    return guarded([&] { skn::require_out_in(rows, in, lookup_format(raw_enum(format))); });
 }
 
 }  // extern "C"

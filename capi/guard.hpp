@@ -2,7 +2,10 @@
 // its body through guarded(), which maps exceptions to a status plus message.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <new>
+#include <type_traits>
 
 #include "runtime/error.hpp"
 
@@ -23,6 +26,17 @@ skn_status guarded(Body&& body) noexcept {
     } catch (...) {
         return set_last_error(SKN_E_INTERNAL, "internal error: unknown exception");
     }
+}
+
+// The integer a caller passed for an enum parameter. C lets any int travel in
+// an enum; reading it as a C++ enum outside the enumerators' range is
+// undefined, so entry points copy the bits out instead of loading the value.
+template <typename E>
+int64_t raw_enum(const E& e) {
+    static_assert(sizeof(E) == sizeof(int32_t), "C enums are int-sized");
+    int32_t v;  // as the C caller wrote it, sign included
+    std::memcpy(&v, &e, sizeof v);
+    return v;
 }
 
 template <typename T>

@@ -25,6 +25,6 @@ namespace skn::capi {
 // A new handle (one reference) over `v`, with its description rendered once.
 skn_view* new_view_handle(const View& v);
 
-const FormatTraits& lookup_format(skn_format format);
+const FormatTraits& lookup_format(int64_t format);
 
 }  // namespace skn::capi

@@ -8,6 +8,7 @@ bad=0
 for n in $needed; do
   case "$n" in
     libstdc++.so.*|libm.so.*|libgcc_s.so.*|libc.so.*|libpthread.so.*|libdl.so.*|librt.so.*|ld-linux*) ;;
+    libasan.so.*|libubsan.so.*|libtsan.so.*) ;;  # sanitizer builds only
     *) echo "FAIL: unexpected run-time dependency $n"; bad=1 ;;
   esac
 done

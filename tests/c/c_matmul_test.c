@@ -66,6 +66,7 @@ int main(void) {
     CHECK(skn_scope_allocated(scope, &before) == SKN_OK);
     CHECK(skn_prepack_for_matmul(ctx, p1, scope, &p2) == SKN_OK);
     CHECK(p2 == p1);
+    skn_view_release(p2); /* the same handle, one more reference: give it back */
     CHECK(skn_scope_allocated(scope, &after) == SKN_OK && after == before);
 
     /* Same y from either order, any thread count, the caller's threads. */
