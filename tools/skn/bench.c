@@ -282,16 +282,18 @@ int skn_cmd_bench(int argc, char** argv) {
     const size_t llc = roofline_llc_bytes();
 
     /* The roofline at every thread count used. */
-    double read_bw[MAX_ITEMS], int8_peak[MAX_ITEMS], f32_peak[MAX_ITEMS];
-    const char *int8_how = "", *f32_how = "";
-    fprintf(stderr, "skn bench: measuring the roofline (read bandwidth over %zu MiB, int8 and f32 peaks)...\n",
+    double read_bw[MAX_ITEMS], int8_peak[MAX_ITEMS], f32_peak[MAX_ITEMS], bf16_peak[MAX_ITEMS];
+    const char *int8_how = "", *f32_how = "", *bf16_how = "";
+    fprintf(stderr, "skn bench: measuring the roofline (read bandwidth over %zu MiB, int8, bf16 and f32 peaks)...\n",
             (4 * llc) >> 20);
     for (int t = 0; t < c.nthreads; ++t) {
         read_bw[t] = roofline_read_gbps(4 * llc, c.threads[t], c.reps);
         int8_peak[t] = roofline_int8_gops(c.threads[t], 3, &int8_how);
         f32_peak[t] = roofline_f32_gflops(c.threads[t], 3, &f32_how);
-        printf("roofline, %d thread%s: read %.1f GB/s, int8 %.0f GOP/s (%s), f32 %.0f GFLOP/s (%s)\n", c.threads[t],
-               c.threads[t] > 1 ? "s" : "", read_bw[t], int8_peak[t], int8_how, f32_peak[t], f32_how);
+        bf16_peak[t] = roofline_bf16_gflops(c.threads[t], 3, &bf16_how);
+        printf("roofline, %d thread%s: read %.1f GB/s, int8 %.0f GOP/s (%s), f32 %.0f GFLOP/s (%s), bf16 %.0f GFLOP/s (%s)\n",
+               c.threads[t], c.threads[t] > 1 ? "s" : "", read_bw[t], int8_peak[t], int8_how, f32_peak[t], f32_how,
+               bf16_peak[t], bf16_how);
     }
     printf("\n%-7s %-4s %-11s %-12s %4s %3s %-40s %9s %8s %9s %7s\n", "format", "ord", "isa cap", "shape", "n", "thr",
            "kernel", "ms", "GB/s", "GFLOP/s", "roof%");
@@ -402,6 +404,10 @@ int skn_cmd_bench(int argc, char** argv) {
                             } else if (p.is_block_quantized) {
                                 r->roof = r->gflops / int8_peak[ti];
                                 r->roof_kind = "int8 peak";
+                            } else if (strcmp(r->format, "BF16") == 0 && bf16_peak[ti] > 0.0) {
+                                /* Fast BF16 runs vdpbf16ps: two products per lane per instruction. */
+                                r->roof = r->gflops / bf16_peak[ti];
+                                r->roof_kind = "bf16 peak";
                             } else {
                                 r->roof = r->gflops / f32_peak[ti];
                                 r->roof_kind = "f32 peak";
@@ -434,8 +440,8 @@ int skn_cmd_bench(int argc, char** argv) {
         } else {
             fprintf(j, "{\n  \"roofline\": [");
             for (int t = 0; t < c.nthreads; ++t)
-                fprintf(j, "%s\n    {\"threads\": %d, \"read_gbps\": %.3f, \"int8_gops\": %.1f, \"f32_gflops\": %.1f}", t ? "," : "",
-                        c.threads[t], read_bw[t], int8_peak[t], f32_peak[t]);
+                fprintf(j, "%s\n    {\"threads\": %d, \"read_gbps\": %.3f, \"int8_gops\": %.1f, \"f32_gflops\": %.1f, \"bf16_gflops\": %.1f}",
+                        t ? "," : "", c.threads[t], read_bw[t], int8_peak[t], f32_peak[t], bf16_peak[t]);
             fprintf(j, "\n  ],\n  \"results\": [");
             int first = 1;
             for (int i = 0; i < nres; ++i) {

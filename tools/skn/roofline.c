@@ -126,12 +126,15 @@ enum { kPeakIters = 20000000 };
 
 #if defined(__x86_64__)
 /* Ten independent accumulators in named variables: enough to cover the
- * instruction's latency at full throughput (arrays make GCC shuffle copies). */
+ * instruction's latency at full throughput (arrays make GCC shuffle copies).
+ * Each starts from a different value: identical chains would be merged into
+ * one by the compiler, and the probe would time one dependent chain while
+ * counting ten. */
 #define SKN_TEN(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9)
 
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) static void vnni512_work(void* a) {
     const __m512i u = _mm512_set1_epi8(3), s = _mm512_set1_epi8(-2);
-#define DECL(k) __m512i acc##k = _mm512_setzero_si512();
+#define DECL(k) __m512i acc##k = _mm512_set1_epi32(k);
 #define STEP(k) acc##k = _mm512_dpbusd_epi32(acc##k, u, s);
 #define SUM(k) t = _mm512_add_epi32(t, acc##k);
     SKN_TEN(DECL)
@@ -147,16 +150,44 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) static void vnni512_work(
     *(int*)a = _mm512_reduce_add_epi32(t);
 }
 
+/* Six chains, each with its own byte operand made opaque every iteration:
+ * otherwise the loop-invariant vpmaddubsw/vpmaddwd would be hoisted and the
+ * probe would time vpaddd alone. */
 __attribute__((target("avx2"))) static void avx2_int8_work(void* a) {
-    __m256i acc[8];
-    const __m256i u = _mm256_set1_epi8(3), s = _mm256_set1_epi8(-2), ones = _mm256_set1_epi16(1);
-    for (int k = 0; k < 8; ++k) acc[k] = _mm256_setzero_si256();
-    for (int i = 0; i < kPeakIters / 8; ++i)
-        for (int k = 0; k < 8; ++k)
-            acc[k] = _mm256_add_epi32(acc[k], _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), ones));
-    __m256i t = acc[0];
-    for (int k = 1; k < 8; ++k) t = _mm256_add_epi32(t, acc[k]);
+    const __m256i s = _mm256_set1_epi8(-2), ones = _mm256_set1_epi16(1);
+#define SKN_SIX(X) X(0) X(1) X(2) X(3) X(4) X(5)
+#define DECL(k) __m256i u##k = _mm256_set1_epi8(3 + k), acc##k = _mm256_setzero_si256();
+#define STEP(k) __asm__("" : "+x"(u##k)); acc##k = _mm256_add_epi32(acc##k, _mm256_madd_epi16(_mm256_maddubs_epi16(u##k, s), ones));
+#define SUM(k) t = _mm256_add_epi32(t, acc##k);
+    SKN_SIX(DECL)
+    for (int i = 0; i < kPeakIters / 6; ++i) {
+        SKN_SIX(STEP)
+    }
+    __m256i t = _mm256_setzero_si256();
+    SKN_SIX(SUM)
+#undef DECL
+#undef STEP
+#undef SUM
     *(int*)a = _mm256_extract_epi32(t, 0);
+}
+
+/* vdpbf16ps: 16 lanes, each two bf16 products added to an f32 (64 flops). */
+__attribute__((target("avx512f,avx512bf16"))) static void bf16_512_work(void* a) {
+    const __m512bh x = (__m512bh)_mm512_set1_epi16(0x3f80), y = (__m512bh)_mm512_set1_epi16(0x3f00);
+#define DECL(k) __m512 acc##k = _mm512_set1_ps((float)k);
+#define STEP(k) acc##k = _mm512_dpbf16_ps(acc##k, x, y);
+#define SUM(k) t = _mm512_add_ps(t, acc##k);
+    SKN_TEN(DECL)
+    for (int i = 0; i < kPeakIters / 10; ++i) {
+        SKN_TEN(STEP)
+        __asm__ volatile("" ::: "memory");
+    }
+    __m512 t = _mm512_setzero_ps();
+    SKN_TEN(SUM)
+#undef DECL
+#undef STEP
+#undef SUM
+    *(float*)a = _mm512_reduce_add_ps(t);
 }
 
 __attribute__((target("avx512f"))) static void fma512_work(void* a) {
@@ -210,7 +241,19 @@ double roofline_int8_gops(int threads, int reps, const char** how) {
     }
     if (__builtin_cpu_supports("avx2")) {
         *how = "vpmaddubsw+vpmaddwd ymm";
-        return peak(threads, reps, avx2_int8_work, (double)kPeakIters * 32 * 2);
+        return peak(threads, reps, avx2_int8_work, (double)(kPeakIters / 6 * 6) * 32 * 2);
+    }
+#endif
+    *how = "none";
+    return 0.0;
+}
+
+double roofline_bf16_gflops(int threads, int reps, const char** how) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512bf16")) {
+        *how = "vdpbf16ps zmm";
+        return peak(threads, reps, bf16_512_work, (double)kPeakIters * 32 * 2);
     }
 #endif
     *how = "none";
