@@ -16,10 +16,14 @@
 #include "layout/prepack.hpp"
 #include "runtime/cpu.hpp"
 #include "runtime/error.hpp"
+#include "support/matmul_harness.hpp"
 #include "support/matmul_reference.hpp"
 
 namespace skn {
 namespace {
+
+using test::run_with_kernel;
+using test::TestWeight;
 
 struct Events {
     std::vector<skn_trace_event> list;
@@ -34,47 +38,6 @@ struct Events {
         int c = 0;
         for (const auto& e : list) c += e.kind == k;
         return c;
-    }
-};
-
-// A quantized weight [out, in] with bytes in a given layout class.
-struct TestWeight {
-    const FormatTraits* f = nullptr;
-    int64_t out = 0, in = 0;
-    std::vector<uint8_t> rm;       // ROW_MAJOR bytes
-    std::vector<float> decoded;    // [out, in]
-    Scope scope;
-    View view;                     // in the requested layout class
-
-    TestWeight(const FormatTraits& fmt, int64_t o, int64_t bpr, LayoutClass cls, uint64_t seed) : f(&fmt), out(o) {
-        in = bpr * (fmt.block_quantized ? fmt.block_elems : 1) * (fmt.block_quantized ? 1 : 32);
-        std::vector<float> w(size_t(out * in));
-        sample_weight(w.data(), out, in, seed);
-        if (fmt.id == FormatId::I2_S)  // a sign quantizer: give it ternary weights
-            for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
-        rm.resize(quantized_size(fmt, out, in));
-        quantize_tensor(fmt, w.data(), out, in, rm.data(), rm.size());
-        decoded.resize(w.size());
-        dequantize_tensor(fmt, rm.data(), rm.size(), out, in, decoded.data(), decoded.size());
-        const int64_t shape[2] = {out, in};
-        if (cls == LayoutClass::Strided) {
-            // The transpose of a stored [in, out] matrix: dense, strided.
-            rm.assign(rm.size(), 0);
-            std::vector<float> t(w.size());
-            for (int64_t r = 0; r < out; ++r)
-                for (int64_t c = 0; c < in; ++c) t[size_t(c * out + r)] = w[size_t(r * in + c)];
-            quantize_tensor(fmt, t.data(), in, out, rm.data(), rm.size());
-            const int64_t tshape[2] = {in, out};
-            View stored = make_view(rm.data(), rm.size(), fmt, tshape, 2, BlockOrder::RowMajor);
-            view = with_layout(stored, transpose(stored.layout, 0, 1));
-            return;
-        }
-        view = make_view(rm.data(), rm.size(), fmt, shape, 2, BlockOrder::RowMajor);
-        if (cls == LayoutClass::BlockedInputMajor) {
-            View packed;
-            prepack(view, BlockOrder::InputBlockMajor, &scope, TraceSink{}, &packed);
-            view = packed;
-        }
     }
 };
 
@@ -94,23 +57,6 @@ std::vector<const Kernel*> registered_kernels() {
     std::vector<const Kernel*> out;
     for (const Kernel& k : default_registry().kernels()) out.push_back(&k);
     return out;
-}
-
-// Run y = x * W^T through the dispatcher with a registry holding only `k`
-// (plus nothing else), capped at k's ISA.
-void run_with_kernel(const Kernel& k, const View& w, const float* x, int64_t n, int64_t xs, const float* bias,
-                     float* y, int64_t ys, int threads = 1) {
-    static thread_local Registry single;
-    single = Registry();
-    single.add(k);
-    Context ctx;
-    ctx.set_registry(&single);
-    ctx.set_isa_cap(k.key.isa);
-    ctx.set_threads(threads);
-    MatmulOptions o;
-    o.precision = k.key.activation == FormatId::F32 && w.layout.format->activation != FormatId::F32 ? Precision::Exact
-                                                                                                    : Precision::Fast;
-    matmul_wt(ctx, x, n, xs, w, bias, y, ys, o);
 }
 
 class MatmulWtAgreesWithReference : public ::testing::TestWithParam<const Kernel*> {};
@@ -146,6 +92,26 @@ TEST_P(MatmulWtAgreesWithReference, OnOddShapes) {
             for (int64_t o = w.out; o < ys; ++o)
                 ASSERT_EQ(y[size_t(i * ys + o)], -7.0f) << k.name << ": wrote outside y's rows";
         }
+    }
+}
+
+// Blocks of random bytes: codes anywhere in their range (Q8_0's -128, every
+// nibble and sign), scales no quantizer would choose — what a foreign file
+// may hold.
+TEST_P(MatmulWtAgreesWithReference, OnRandomBlocks) {
+    const Kernel& k = *GetParam();
+    if (!cpu_runs(k.key.isa)) GTEST_SKIP() << k.name << ": this CPU lacks " << isa_tag(k.key.isa);
+    const FormatTraits& f = *find_format(k.key.weight);
+    if (!f.block_quantized) GTEST_SKIP() << "dense formats have no blocks to randomize";
+    for (int64_t n : {1, 5, 17}) {
+        TestWeight w(f, 33, 3, k.key.layout, 500 + uint64_t(n), /*random_blocks=*/true);
+        std::vector<float> x(size_t(n * w.in)), y(size_t(n * w.out));
+        sample_weight(x.data(), n, w.in, 900 + uint64_t(n));
+        run_with_kernel(k, w.view, x.data(), n, w.in, nullptr, y.data(), w.out);
+        const auto ref = test::reference_matmul(w.decoded, w.out, w.in, x.data(), n, w.in, nullptr, k.key.activation);
+        for (size_t e = 0; e < y.size(); ++e)
+            ASSERT_LE(std::fabs(double(y[e]) - ref.y[e]), ref.bound[e])
+                << k.name << " n=" << n << " at [" << e / size_t(w.out) << ", " << e % size_t(w.out) << "]";
     }
 }
 

@@ -1,0 +1,85 @@
+#include "support/matmul_harness.hpp"
+
+#include <cmath>
+#include <random>
+
+#include "fixtures/sample_weight.hpp"
+#include "formats/tensor_codec.hpp"
+#include "layout/prepack.hpp"
+
+namespace skn::test {
+namespace {
+
+// Finite, and small enough that no float sum of a test row can overflow
+// (E8M0 and fp16 scales reach 2^127 and 65504).
+bool decodes_to_sane_values(const FormatTraits& f, const uint8_t* block, float tensor_scale) {
+    float v[256];
+    f.decode(block, 1, tensor_scale, v);
+    for (int64_t j = 0; j < f.block_elems; ++j)
+        if (!(std::fabs(v[j]) <= 1e6f)) return false;
+    return true;
+}
+
+}  // namespace
+
+TestWeight::TestWeight(const FormatTraits& fmt, int64_t o, int64_t bpr, LayoutClass cls, uint64_t seed,
+                       bool random_blocks)
+    : f(&fmt), out(o) {
+    in = bpr * (fmt.block_quantized ? fmt.block_elems : 1) * (fmt.block_quantized ? 1 : 32);
+    std::vector<float> w(size_t(out * in));
+    sample_weight(w.data(), out, in, seed);
+    if (fmt.id == FormatId::I2_S)  // a sign quantizer: give it ternary weights
+        for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
+    rm.resize(quantized_size(fmt, out, in));
+    quantize_tensor(fmt, w.data(), out, in, rm.data(), rm.size());
+    const int64_t shape[2] = {out, in};
+    if (random_blocks && fmt.block_quantized) {
+        // The per-tensor trailer (I2_S's scale) stays as the quantizer wrote it.
+        const float tensor_scale = make_view(rm.data(), rm.size(), fmt, shape, 2, BlockOrder::RowMajor).tensor_scale;
+        std::mt19937_64 rng(seed * 7919 + 17);
+        const size_t bb = size_t(fmt.block_bytes);
+        for (int64_t blk = 0; blk < out * bpr; ++blk) {
+            uint8_t* p = rm.data() + size_t(blk) * bb;
+            do {
+                for (size_t i = 0; i < bb; ++i) p[i] = uint8_t(rng());
+            } while (!decodes_to_sane_values(fmt, p, tensor_scale));
+        }
+    }
+    decoded.resize(w.size());
+    dequantize_tensor(fmt, rm.data(), rm.size(), out, in, decoded.data(), decoded.size());
+    if (cls == LayoutClass::Strided) {
+        // The transpose of a stored [in, out] matrix: dense, strided.
+        rm.assign(rm.size(), 0);
+        std::vector<float> t(w.size());
+        for (int64_t r = 0; r < out; ++r)
+            for (int64_t c = 0; c < in; ++c) t[size_t(c * out + r)] = w[size_t(r * in + c)];
+        quantize_tensor(fmt, t.data(), in, out, rm.data(), rm.size());
+        const int64_t tshape[2] = {in, out};
+        View stored = make_view(rm.data(), rm.size(), fmt, tshape, 2, BlockOrder::RowMajor);
+        view = with_layout(stored, transpose(stored.layout, 0, 1));
+        return;
+    }
+    view = make_view(rm.data(), rm.size(), fmt, shape, 2, BlockOrder::RowMajor);
+    if (cls == LayoutClass::BlockedInputMajor) {
+        View packed;
+        prepack(view, BlockOrder::InputBlockMajor, &scope, TraceSink{}, &packed);
+        view = packed;
+    }
+}
+
+void run_with_kernel(const Kernel& k, const View& w, const float* x, int64_t n, int64_t xs, const float* bias,
+                     float* y, int64_t ys, int threads) {
+    static thread_local Registry single;
+    single = Registry();
+    single.add(k);
+    Context ctx;
+    ctx.set_registry(&single);
+    ctx.set_isa_cap(k.key.isa);
+    ctx.set_threads(threads);
+    MatmulOptions o;
+    o.precision = k.key.activation == FormatId::F32 && w.layout.format->activation != FormatId::F32 ? Precision::Exact
+                                                                                                    : Precision::Fast;
+    matmul_wt(ctx, x, n, xs, w, bias, y, ys, o);
+}
+
+}  // namespace skn::test

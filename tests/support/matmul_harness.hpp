@@ -1,0 +1,36 @@
+// Test weights in any layout class, and running one registered kernel on
+// them: shared by the differential suite and the tier-agreement tests.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dispatch/matmul.hpp"
+#include "layout/scope.hpp"
+#include "layout/view.hpp"
+
+namespace skn::test {
+
+// A weight [out, bpr blocks] of format `fmt` in layout class `cls`.
+// Quantized from sample_weight(seed) (I2_S: ternary-valued rows), or, with
+// random_blocks, every block replaced by random bytes (redrawn until the
+// block decodes to finite values of magnitude <= 1e6): codes anywhere in their range, -128
+// included, and scales no quantizer would pick.
+struct TestWeight {
+    const FormatTraits* f = nullptr;
+    int64_t out = 0, in = 0;
+    std::vector<uint8_t> rm;     // ROW_MAJOR bytes (the strided case: the stored transpose)
+    std::vector<float> decoded;  // [out, in]
+    Scope scope;
+    View view;                   // in the requested layout class
+
+    TestWeight(const FormatTraits& fmt, int64_t out, int64_t bpr, LayoutClass cls, uint64_t seed,
+               bool random_blocks = false);
+};
+
+// y = x * W^T through the dispatcher with a registry holding only `k`,
+// capped at k's ISA, in the precision k's key implies.
+void run_with_kernel(const Kernel& k, const View& w, const float* x, int64_t n, int64_t xs, const float* bias,
+                     float* y, int64_t ys, int threads = 1);
+
+}  // namespace skn::test
