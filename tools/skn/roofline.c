@@ -125,29 +125,50 @@ double roofline_read_gbps(size_t bytes, int threads, int reps) {
 enum { kPeakIters = 20000000 };
 
 #if defined(__x86_64__)
-/* Ten independent accumulators in named variables: enough to cover the
- * instruction's latency at full throughput (arrays make GCC shuffle copies).
- * Each starts from a different value: identical chains would be merged into
- * one by the compiler, and the probe would time one dependent chain while
- * counting ten. */
-#define SKN_TEN(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9)
+/* Runs STEP on ten chains of accumulators of vector type V, each started
+ * by INIT(k), then folds them with ADD into a vector named `t`. Ten chains
+ * in named variables cover the instruction's latency at full throughput
+ * (arrays make GCC shuffle copies). Each chain starts from a different
+ * value: identical chains would be merged into one by the compiler, and the
+ * probe would time one dependent chain while counting ten. */
+#define SKN_TEN_CHAINS(V, INIT, STEP, ADD, ZERO)                                                              \
+    V c0 = INIT(0), c1 = INIT(1), c2 = INIT(2), c3 = INIT(3), c4 = INIT(4), c5 = INIT(5), c6 = INIT(6),      \
+      c7 = INIT(7), c8 = INIT(8), c9 = INIT(9);                                                                \
+    for (int i = 0; i < kPeakIters / 10; ++i) {                                                               \
+        c0 = STEP(c0); c1 = STEP(c1); c2 = STEP(c2); c3 = STEP(c3); c4 = STEP(c4);                             \
+        c5 = STEP(c5); c6 = STEP(c6); c7 = STEP(c7); c8 = STEP(c8); c9 = STEP(c9);                             \
+        __asm__ volatile("" ::: "memory");                                                                    \
+    }                                                                                                         \
+    V t = ZERO;                                                                                               \
+    t = ADD(t, c0); t = ADD(t, c1); t = ADD(t, c2); t = ADD(t, c3); t = ADD(t, c4);                           \
+    t = ADD(t, c5); t = ADD(t, c6); t = ADD(t, c7); t = ADD(t, c8); t = ADD(t, c9);
+
+#define SKN_INIT_I32(k) _mm512_set1_epi32(k)
+#define SKN_INIT_F32(k) _mm512_set1_ps((float)(k))
 
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) static void vnni512_work(void* a) {
     const __m512i u = _mm512_set1_epi8(3), s = _mm512_set1_epi8(-2);
-#define DECL(k) __m512i acc##k = _mm512_set1_epi32(k);
-#define STEP(k) acc##k = _mm512_dpbusd_epi32(acc##k, u, s);
-#define SUM(k) t = _mm512_add_epi32(t, acc##k);
-    SKN_TEN(DECL)
-    for (int i = 0; i < kPeakIters / 10; ++i) {
-        SKN_TEN(STEP)
-        __asm__ volatile("" ::: "memory");
-    }
-    __m512i t = _mm512_setzero_si512();
-    SKN_TEN(SUM)
-#undef DECL
+#define STEP(acc) _mm512_dpbusd_epi32(acc, u, s)
+    SKN_TEN_CHAINS(__m512i, SKN_INIT_I32, STEP, _mm512_add_epi32, _mm512_setzero_si512())
 #undef STEP
-#undef SUM
     *(int*)a = _mm512_reduce_add_epi32(t);
+}
+
+/* vdpbf16ps: 16 lanes, each two bf16 products added to an f32 (64 flops). */
+__attribute__((target("avx512f,avx512bf16"))) static void bf16_512_work(void* a) {
+    const __m512bh x = (__m512bh)_mm512_set1_epi16(0x3f80), y = (__m512bh)_mm512_set1_epi16(0x3f00);
+#define STEP(acc) _mm512_dpbf16_ps(acc, x, y)
+    SKN_TEN_CHAINS(__m512, SKN_INIT_F32, STEP, _mm512_add_ps, _mm512_setzero_ps())
+#undef STEP
+    *(float*)a = _mm512_reduce_add_ps(t);
+}
+
+__attribute__((target("avx512f"))) static void fma512_work(void* a) {
+    const __m512 x = _mm512_set1_ps(1.0000001f), y = _mm512_set1_ps(0.9999999f);
+#define STEP(acc) _mm512_fmadd_ps(acc, x, y)
+    SKN_TEN_CHAINS(__m512, SKN_INIT_F32, STEP, _mm512_add_ps, _mm512_setzero_ps())
+#undef STEP
+    *(float*)a = _mm512_reduce_add_ps(t);
 }
 
 /* Six chains, each with its own byte operand made opaque every iteration:
@@ -169,43 +190,6 @@ __attribute__((target("avx2"))) static void avx2_int8_work(void* a) {
 #undef STEP
 #undef SUM
     *(int*)a = _mm256_extract_epi32(t, 0);
-}
-
-/* vdpbf16ps: 16 lanes, each two bf16 products added to an f32 (64 flops). */
-__attribute__((target("avx512f,avx512bf16"))) static void bf16_512_work(void* a) {
-    const __m512bh x = (__m512bh)_mm512_set1_epi16(0x3f80), y = (__m512bh)_mm512_set1_epi16(0x3f00);
-#define DECL(k) __m512 acc##k = _mm512_set1_ps((float)k);
-#define STEP(k) acc##k = _mm512_dpbf16_ps(acc##k, x, y);
-#define SUM(k) t = _mm512_add_ps(t, acc##k);
-    SKN_TEN(DECL)
-    for (int i = 0; i < kPeakIters / 10; ++i) {
-        SKN_TEN(STEP)
-        __asm__ volatile("" ::: "memory");
-    }
-    __m512 t = _mm512_setzero_ps();
-    SKN_TEN(SUM)
-#undef DECL
-#undef STEP
-#undef SUM
-    *(float*)a = _mm512_reduce_add_ps(t);
-}
-
-__attribute__((target("avx512f"))) static void fma512_work(void* a) {
-    const __m512 x = _mm512_set1_ps(1.0000001f), y = _mm512_set1_ps(0.9999999f);
-#define DECL(k) __m512 acc##k = _mm512_set1_ps((float)k);
-#define STEP(k) acc##k = _mm512_fmadd_ps(acc##k, x, y);
-#define SUM(k) t = _mm512_add_ps(t, acc##k);
-    SKN_TEN(DECL)
-    for (int i = 0; i < kPeakIters / 10; ++i) {
-        SKN_TEN(STEP)
-        __asm__ volatile("" ::: "memory");
-    }
-    __m512 t = _mm512_setzero_ps();
-    SKN_TEN(SUM)
-#undef DECL
-#undef STEP
-#undef SUM
-    *(float*)a = _mm512_reduce_add_ps(t);
 }
 
 __attribute__((target("avx2,fma"))) static void fma256_work(void* a) {
