@@ -201,36 +201,17 @@ SKN_API skn_status skn_gguf_kv_type(const skn_gguf* g, int64_t key, skn_gguf_typ
     });
 }
 
-SKN_API skn_status skn_gguf_get_u8(const skn_gguf* g, int64_t key, uint8_t* out) {
-    return get_scalar(g, key, out, gguf::ValueType::U8);
-}
-SKN_API skn_status skn_gguf_get_i8(const skn_gguf* g, int64_t key, int8_t* out) {
-    return get_scalar(g, key, out, gguf::ValueType::I8);
-}
-SKN_API skn_status skn_gguf_get_u16(const skn_gguf* g, int64_t key, uint16_t* out) {
-    return get_scalar(g, key, out, gguf::ValueType::U16);
-}
-SKN_API skn_status skn_gguf_get_i16(const skn_gguf* g, int64_t key, int16_t* out) {
-    return get_scalar(g, key, out, gguf::ValueType::I16);
-}
-SKN_API skn_status skn_gguf_get_u32(const skn_gguf* g, int64_t key, uint32_t* out) {
-    return get_scalar(g, key, out, gguf::ValueType::U32);
-}
-SKN_API skn_status skn_gguf_get_i32(const skn_gguf* g, int64_t key, int32_t* out) {
-    return get_scalar(g, key, out, gguf::ValueType::I32);
-}
-SKN_API skn_status skn_gguf_get_u64(const skn_gguf* g, int64_t key, uint64_t* out) {
-    return get_scalar(g, key, out, gguf::ValueType::U64);
-}
-SKN_API skn_status skn_gguf_get_i64(const skn_gguf* g, int64_t key, int64_t* out) {
-    return get_scalar(g, key, out, gguf::ValueType::I64);
-}
-SKN_API skn_status skn_gguf_get_f32(const skn_gguf* g, int64_t key, float* out) {
-    return get_scalar(g, key, out, gguf::ValueType::F32);
-}
-SKN_API skn_status skn_gguf_get_f64(const skn_gguf* g, int64_t key, double* out) {
-    return get_scalar(g, key, out, gguf::ValueType::F64);
-}
+// The typed scalar getters and writer adders of the C API, one pair per GGUF
+// scalar type: (suffix, C type, GGUF value type).
+#define SKN_GGUF_SCALAR_TYPES(X)                                                                         \
+    X(u8, uint8_t, U8) X(i8, int8_t, I8) X(u16, uint16_t, U16) X(i16, int16_t, I16) X(u32, uint32_t, U32) \
+    X(i32, int32_t, I32) X(u64, uint64_t, U64) X(i64, int64_t, I64) X(f32, float, F32) X(f64, double, F64)
+#define SKN_GGUF_GETTER(suffix, ctype, vtype)                                             \
+    SKN_API skn_status skn_gguf_get_##suffix(const skn_gguf* g, int64_t key, ctype* out) { \
+        return get_scalar(g, key, out, gguf::ValueType::vtype);                            \
+    }
+SKN_GGUF_SCALAR_TYPES(SKN_GGUF_GETTER)
+#undef SKN_GGUF_GETTER
 
 SKN_API skn_status skn_gguf_get_bool(const skn_gguf* g, int64_t key, int* out) {
     return guarded([&] {
@@ -309,36 +290,12 @@ SKN_API skn_status skn_gguf_writer_set_alignment(skn_gguf_writer* w, uint32_t al
     return guarded([&] { writer_of(w).set_alignment(alignment); });
 }
 
-SKN_API skn_status skn_gguf_writer_add_u8(skn_gguf_writer* w, const char* key, uint8_t v) {
-    return add_scalar(w, key, v, gguf::ValueType::U8);
-}
-SKN_API skn_status skn_gguf_writer_add_i8(skn_gguf_writer* w, const char* key, int8_t v) {
-    return add_scalar(w, key, v, gguf::ValueType::I8);
-}
-SKN_API skn_status skn_gguf_writer_add_u16(skn_gguf_writer* w, const char* key, uint16_t v) {
-    return add_scalar(w, key, v, gguf::ValueType::U16);
-}
-SKN_API skn_status skn_gguf_writer_add_i16(skn_gguf_writer* w, const char* key, int16_t v) {
-    return add_scalar(w, key, v, gguf::ValueType::I16);
-}
-SKN_API skn_status skn_gguf_writer_add_u32(skn_gguf_writer* w, const char* key, uint32_t v) {
-    return add_scalar(w, key, v, gguf::ValueType::U32);
-}
-SKN_API skn_status skn_gguf_writer_add_i32(skn_gguf_writer* w, const char* key, int32_t v) {
-    return add_scalar(w, key, v, gguf::ValueType::I32);
-}
-SKN_API skn_status skn_gguf_writer_add_u64(skn_gguf_writer* w, const char* key, uint64_t v) {
-    return add_scalar(w, key, v, gguf::ValueType::U64);
-}
-SKN_API skn_status skn_gguf_writer_add_i64(skn_gguf_writer* w, const char* key, int64_t v) {
-    return add_scalar(w, key, v, gguf::ValueType::I64);
-}
-SKN_API skn_status skn_gguf_writer_add_f32(skn_gguf_writer* w, const char* key, float v) {
-    return add_scalar(w, key, v, gguf::ValueType::F32);
-}
-SKN_API skn_status skn_gguf_writer_add_f64(skn_gguf_writer* w, const char* key, double v) {
-    return add_scalar(w, key, v, gguf::ValueType::F64);
-}
+#define SKN_GGUF_ADDER(suffix, ctype, vtype)                                                         \
+    SKN_API skn_status skn_gguf_writer_add_##suffix(skn_gguf_writer* w, const char* key, ctype v) { \
+        return add_scalar(w, key, v, gguf::ValueType::vtype);                                         \
+    }
+SKN_GGUF_SCALAR_TYPES(SKN_GGUF_ADDER)
+#undef SKN_GGUF_ADDER
 
 SKN_API skn_status skn_gguf_writer_add_bool(skn_gguf_writer* w, const char* key, int value) {
     return guarded([&] {
