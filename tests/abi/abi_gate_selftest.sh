@@ -44,24 +44,9 @@ assert swapped != block
 open(t + "/swapped.abi", "w").write(s.replace(block, swapped))
 PY
 
-failures=0
-expect() {  # expect <pass|fail> <description> <must-contain> check_abi args...
-  local want="$1" what="$2" needle="$3"
-  shift 3
-  set +e
-  out=$(bash "$here/check_abi.sh" "$@" 2>&1)
-  rc=$?
-  set -e
-  if { [ "$want" = pass ] && [ "$rc" -ne 0 ]; } || { [ "$want" = fail ] && [ "$rc" -eq 0 ]; }; then
-    echo "SELFTEST FAIL: $what: expected $want, check_abi.sh returned $rc"; echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  elif [ -n "$needle" ] && ! grep -q -- "$needle" <<< "$out"; then
-    echo "SELFTEST FAIL: $what: output lacks '$needle'"; echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  else
-    echo "ok: $what ($want)"
-  fi
-}
+GATE="$here/check_abi.sh"
+# shellcheck source=selftest_lib.sh
+source "$here/selftest_lib.sh"
 expect pass "library against its own baseline" "" "$t/base.abi" "$lib"
 expect fail "skn_version removed (a real library)" "incompatible" "$t/base.abi" "$mutant"
 expect fail "skn_version removed (reported by name)" "skn_version" "$t/base.abi" "$mutant"
@@ -71,5 +56,4 @@ expect fail "symbol added to SKN_1.0" "SKN_1.0" "$t/base.abi" "$t/added-1.0.abi"
 expect fail "symbol added in SKN_1.1, not in the CHANGELOG" "not mentioned" "$t/base.abi" "$t/added-1.1.abi" "$t/CHANGELOG-without.md"
 expect pass "symbol added in SKN_1.1 and in the CHANGELOG" "" "$t/base.abi" "$t/added-1.1.abi" "$t/CHANGELOG-with.md"
 expect fail "struct members swapped" "existing interfaces changed" "$t/base.abi" "$t/swapped.abi"
-echo "abi gate self-test: $((9 - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+selftest_summary "abi gate"

@@ -23,24 +23,9 @@ printf '# Changelog\n\n## %s\n\n- Q4_K INPUT_BLOCK_MAJOR: blocks regrouped\n- Q8
   "$version" > "$t/CHANGELOG-names.md"
 printf '# Changelog\n\n## %s\n\n- Q4_K changed\n' "$version" > "$t/CHANGELOG-vague.md"
 
-failures=0
-expect() {  # expect <pass|fail> <description> <must-contain> check_layout args...
-  local want="$1" what="$2" needle="$3"
-  shift 3
-  set +e
-  out=$(bash "$here/check_layout.sh" "$@" 2>&1)
-  rc=$?
-  set -e
-  if { [ "$want" = pass ] && [ "$rc" -ne 0 ]; } || { [ "$want" = fail ] && [ "$rc" -eq 0 ]; }; then
-    echo "SELFTEST FAIL: $what: expected $want, check_layout.sh returned $rc"; echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  elif [ -n "$needle" ] && ! grep -q -- "$needle" <<< "$out"; then
-    echo "SELFTEST FAIL: $what: output lacks '$needle'"; echo "$out" | sed 's/^/    /'
-    failures=$((failures + 1))
-  else
-    echo "ok: $what ($want)"
-  fi
-}
+GATE="$here/check_layout.sh"
+# shellcheck source=selftest_lib.sh
+source "$here/selftest_lib.sh"
 expect pass "unchanged fingerprints" "" "$t/recorded.txt" "$program" "$t/CHANGELOG-names.md"
 expect fail "one hash changed, same version" "Q4_K INPUT_BLOCK_MAJOR golden_packed" \
   "$t/mutated.txt" "$program" "$t/CHANGELOG-names.md"
@@ -51,5 +36,4 @@ expect pass "one hash changed, older minor, CHANGELOG names format and order" ""
 expect fail "a line missing (a new format), same version" "MISSING" "$t/missing.txt" "$program" "$t/CHANGELOG-names.md"
 expect pass "a line missing and one changed, older minor, CHANGELOG names both" "" \
   "$t/mutated-old-missing.txt" "$program" "$t/CHANGELOG-names.md"
-echo "layout gate self-test: $((6 - failures)) passed, $failures failed"
-[ "$failures" -eq 0 ]
+selftest_summary "layout gate"
