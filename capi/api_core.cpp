@@ -1,5 +1,6 @@
 // Errors, version, CPU features and logging.
 #include "capi/guard.hpp"
+#include "dispatch/kernel.hpp"
 #include "runtime/cpu.hpp"
 #include "runtime/log.hpp"
 
@@ -29,16 +30,11 @@ SKN_API const char* skn_version_string(void) {
 SKN_API skn_isa skn_cpu_isa(void) { return skn::detected_isa(); }
 
 SKN_API const char* skn_isa_name(skn_isa isa) {
-    switch (skn::capi::raw_enum(isa)) {
-        case SKN_ISA_SCALAR: return "scalar";
-        case SKN_ISA_AVX2: return "avx2";
-        case SKN_ISA_AVX_VNNI: return "avxvnni";
-        case SKN_ISA_AVX512: return "avx512";
-        case SKN_ISA_AVX512_VNNI: return "avx512vnni";
-        case SKN_ISA_NEON: return "neon";
-        case SKN_ISA_NEON_DOTPROD: return "neondotprod";
-    }
-    return "unknown";
+    // Validate the caller's integer before it becomes an enum (see raw_enum).
+    const int64_t raw = skn::capi::raw_enum(isa);
+    const bool known = (raw >= SKN_ISA_SCALAR && raw <= SKN_ISA_AVX512_VNNI) || raw == SKN_ISA_NEON ||
+                       raw == SKN_ISA_NEON_DOTPROD;
+    return known ? skn::isa_tag(static_cast<skn_isa>(raw)) : "unknown";
 }
 
 SKN_API skn_status skn_set_log_callback(skn_log_level level, skn_log_fn fn, void* user) {
