@@ -7,7 +7,6 @@
 // order and any split of the output rows): for each (i, o), a float partial
 // sum per block over its elements in index order, added to a float
 // accumulator in block order; then the bias.
-#include <algorithm>
 #include <span>
 #include <vector>
 
@@ -16,31 +15,28 @@
 namespace skn {
 namespace {
 
-constexpr int64_t kRowsPerChunk = 8;  // activation rows sharing one decoded block
-
 void matmul_wt_reference(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
     const Layout& l = a.w->layout;
     const FormatTraits& f = *l.format;
     const int64_t be = f.block_quantized ? f.block_elems : 1;
     const int64_t bpr = l.grid[1];
     const int64_t so = l.strides[0], sb = l.strides[1];
-    float block[256];
+    // One output row decoded once, then reused by every activation row.
+    thread_local std::vector<float> row;
+    row.resize(size_t(bpr * be));
     for (int64_t o = out_begin; o < out_end; ++o) {
         const int64_t row0 = l.offset + o * so;
-        for (int64_t i0 = 0; i0 < a.n; i0 += kRowsPerChunk) {
-            const int64_t i1 = std::min(a.n, i0 + kRowsPerChunk);
-            float acc[kRowsPerChunk] = {};
+        for (int64_t b = 0; b < bpr; ++b)
+            f.decode(a.w->block_at(row0 + b * sb), 1, a.w->tensor_scale, row.data() + b * be);
+        for (int64_t i = 0; i < a.n; ++i) {
+            const float* x = a.xf + i * a.xf_stride;
+            float acc = 0.0f;
             for (int64_t b = 0; b < bpr; ++b) {
-                f.decode(a.w->block_at(row0 + b * sb), 1, a.w->tensor_scale, block);
-                for (int64_t i = i0; i < i1; ++i) {
-                    const float* x = a.xf + i * a.xf_stride + b * be;
-                    float partial = 0.0f;
-                    for (int64_t j = 0; j < be; ++j) partial += block[j] * x[j];
-                    acc[i - i0] += partial;
-                }
+                float partial = 0.0f;
+                for (int64_t j = b * be; j < (b + 1) * be; ++j) partial += row[size_t(j)] * x[j];
+                acc += partial;
             }
-            for (int64_t i = i0; i < i1; ++i)
-                a.y[i * a.y_stride + o] = a.bias != nullptr ? acc[i - i0] + a.bias[o] : acc[i - i0];
+            a.y[i * a.y_stride + o] = a.bias != nullptr ? acc + a.bias[o] : acc;
         }
     }
 }
