@@ -37,8 +37,9 @@ struct Q32Args {
 
 using Q32Fn = void (*)(const Q32Args& a, int64_t out_begin, int64_t out_end);
 
-// Fast precision (Q8_0 activations), one function per format and ISA; the
-// same function serves both block orders.
+// Fast precision (Q8_0 / Q8_1 activations), one function per format and ISA;
+// the same function serves both block orders. avx512vnni and avx512 share
+// their body (q32_fast512.inc).
 void q32_q4_0_q8_0_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);
 void q32_q8_0_q8_0_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);
 void q32_iq4_nl_q8_0_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);
@@ -46,6 +47,15 @@ void q32_mxfp4_q8_0_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);
 void q32_q5_0_q8_0_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);
 void q32_q4_1_q8_1_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);  // xq: Q8_1 rows
 void q32_q5_1_q8_1_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);  // xq: Q8_1 rows
+
+// The same body without VNNI (q32_fast_avx512.cpp): bit-identical to avx512vnni.
+void q32_q4_0_q8_0_avx512(const Q32Args& a, int64_t o0, int64_t o1);
+void q32_q8_0_q8_0_avx512(const Q32Args& a, int64_t o0, int64_t o1);
+void q32_iq4_nl_q8_0_avx512(const Q32Args& a, int64_t o0, int64_t o1);
+void q32_mxfp4_q8_0_avx512(const Q32Args& a, int64_t o0, int64_t o1);
+void q32_q5_0_q8_0_avx512(const Q32Args& a, int64_t o0, int64_t o1);
+void q32_q4_1_q8_1_avx512(const Q32Args& a, int64_t o0, int64_t o1);
+void q32_q5_1_q8_1_avx512(const Q32Args& a, int64_t o0, int64_t o1);
 
 void q32_q4_0_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1);
 void q32_q8_0_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1);

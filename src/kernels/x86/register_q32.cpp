@@ -71,6 +71,15 @@ void register_q32_kernels(Registry& r) {
                     kNeedsQuantized);
     add_both_orders(r, FormatId::Q5_1, FormatId::Q8_1, SKN_ISA_AVX512_VNNI, entry<kx::q32_q5_1_q8_1_avx512vnni>,
                     kNeedsQuantized);
+    add_both_orders(r, FormatId::Q4_0, q8, SKN_ISA_AVX512, entry<kx::q32_q4_0_q8_0_avx512>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q8_0, q8, SKN_ISA_AVX512, entry<kx::q32_q8_0_q8_0_avx512>, kNeedsQuantized);
+    add_both_orders(r, FormatId::IQ4_NL, q8, SKN_ISA_AVX512, entry<kx::q32_iq4_nl_q8_0_avx512>, kNeedsQuantized);
+    add_both_orders(r, FormatId::MXFP4, q8, SKN_ISA_AVX512, entry<kx::q32_mxfp4_q8_0_avx512>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q5_0, q8, SKN_ISA_AVX512, entry<kx::q32_q5_0_q8_0_avx512>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q4_1, FormatId::Q8_1, SKN_ISA_AVX512, entry<kx::q32_q4_1_q8_1_avx512>,
+                    kNeedsQuantized);
+    add_both_orders(r, FormatId::Q5_1, FormatId::Q8_1, SKN_ISA_AVX512, entry<kx::q32_q5_1_q8_1_avx512>,
+                    kNeedsQuantized);
     add_both_orders(r, FormatId::Q4_0, q8, SKN_ISA_AVX2, entry<kx::q32_q4_0_q8_0_avx2>, kNeedsQuantized);
     add_both_orders(r, FormatId::Q8_0, q8, SKN_ISA_AVX2, entry<kx::q32_q8_0_q8_0_avx2>, kNeedsQuantized);
     add_both_orders(r, FormatId::IQ4_NL, q8, SKN_ISA_AVX2, entry<kx::q32_iq4_nl_q8_0_avx2>, kNeedsQuantized);
