@@ -185,8 +185,9 @@ inline void sub16_ints(const uint8_t* blk, const uint8_t* const* xb, __m256i* s,
 }
 
 // IQ4_XS: lanes adding up to s[r] = sum_j ls_j * dot(level, x)_j (ls_j =
-// scale - 32). Signed levels: vpmaddubsw takes |level| and x with the
-// level's sign (pairs <= 2*127*127, no saturation).
+// scale - 32). Signed levels: vpmaddubsw takes |x| (at most 128: an
+// activation code may be -128) and the level with x's sign (|level| <= 127),
+// so a pair is at most 2*128*127 and never saturates.
 template <int R>
 inline void iq4xs_ints(const uint8_t* blk, const uint8_t* const* xb, __m256i* s) {
     uint16_t sh;
@@ -203,11 +204,11 @@ inline void iq4xs_ints(const uint8_t* blk, const uint8_t* const* xb, __m256i* s)
         const __m128i v = _mm_loadu_si128((const __m128i*)(blk + 8 + 16 * j));
         const __m256i codes = _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(v, 4), v), m0f);
         const __m256i lv = _mm256_shuffle_epi8(table, codes);
-        const __m256i alv = _mm256_sign_epi8(lv, lv);
         const __m256i scale = _mm256_set1_epi16(short(ls));
         for (int r = 0; r < R; ++r) {
-            const __m256i x = _mm256_sign_epi8(_mm256_loadu_si256((const __m256i*)(xb[r] + 4 + 32 * j)), lv);
-            acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(_mm256_maddubs_epi16(alv, x), scale));
+            const __m256i x = _mm256_loadu_si256((const __m256i*)(xb[r] + 4 + 32 * j));
+            const __m256i p = _mm256_maddubs_epi16(_mm256_abs_epi8(x), _mm256_sign_epi8(lv, x));
+            acc[r] = _mm256_add_epi32(acc[r], _mm256_madd_epi16(p, scale));
         }
     }
     for (int r = 0; r < R; ++r) s[r] = acc[r];

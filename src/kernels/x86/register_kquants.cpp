@@ -56,6 +56,12 @@ void register_kquants_kernels(Registry& r) {
         add(r, FormatId::Q5_K, c, SKN_ISA_AVX2, kq_entry<kq_q5_k_avx2>);
         add(r, FormatId::Q6_K, c, SKN_ISA_AVX2, kq_entry<kq_q6_k_avx2>);
         add(r, FormatId::IQ4_XS, c, SKN_ISA_AVX2, kq_entry<kq_iq4_xs_avx2>);
+        add(r, FormatId::Q2_K, c, SKN_ISA_AVX512, kq_entry<kq_q2_k_avx512>);
+        add(r, FormatId::Q3_K, c, SKN_ISA_AVX512, kq_entry<kq_q3_k_avx512>);
+        add(r, FormatId::Q4_K, c, SKN_ISA_AVX512, kq_entry<kq_q4_k_avx512>);
+        add(r, FormatId::Q5_K, c, SKN_ISA_AVX512, kq_entry<kq_q5_k_avx512>);
+        add(r, FormatId::Q6_K, c, SKN_ISA_AVX512, kq_entry<kq_q6_k_avx512>);
+        add(r, FormatId::IQ4_XS, c, SKN_ISA_AVX512, kq_entry<kq_iq4_xs_avx512>);
         add(r, FormatId::Q2_K, c, SKN_ISA_AVX512_VNNI, kq_entry<kq_q2_k_avx512vnni>);
         add(r, FormatId::Q3_K, c, SKN_ISA_AVX512_VNNI, kq_entry<kq_q3_k_avx512vnni>);
         add(r, FormatId::Q4_K, c, SKN_ISA_AVX512_VNNI, kq_entry<kq_q4_k_avx512vnni>);

@@ -1,0 +1,167 @@
+// K-quant fast kernels (Q8_K activations) on extreme blocks the quantizers
+// never produce: every code at its maximum or minimum, zero and negative
+// super-block scales, activation codes of -128 and 127. Every x86 fast tier
+// must give the same bits (their integer sums are exact, so a vpmaddubsw
+// saturation would show as a difference), stay within the float bound of an
+// f64 sum over the decoded values, and not depend on the output row split.
+// Kernels are called directly so the activation bytes are exactly ours.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dispatch/registry.hpp"
+#include "formats/tensor_codec.hpp"
+#include "layout/prepack.hpp"
+#include "layout/view.hpp"
+
+namespace skn {
+namespace {
+
+constexpr int kSuper = 256;
+constexpr int kQ8kBytes = 292;  // f32 d, int8 qs[256], int16 bsums[16]
+
+struct FormatCase {
+    FormatId id;
+    int bytes;
+    int d_at, dmin_at;  // fp16 offsets; dmin_at < 0 for symmetric formats
+};
+
+const FormatCase kFormats[] = {
+    {FormatId::Q2_K, 84, 80, 82},  {FormatId::Q3_K, 110, 108, -1}, {FormatId::Q4_K, 144, 0, 2},
+    {FormatId::Q5_K, 176, 0, 2},   {FormatId::Q6_K, 210, 208, -1}, {FormatId::IQ4_XS, 136, 0, -1},
+};
+
+void put_u16(uint8_t* p, uint16_t v) { std::memcpy(p, &v, 2); }
+
+// Weight blocks: pattern 0 every byte 0xff (all codes, scales and mins at
+// their maximum; Q6_K int8 scales -1), 1 every byte 0 (Q3_K/Q6_K codes at
+// their most negative value), 2 random; fp16 scales from a list that holds
+// zero and negative values.
+std::vector<uint8_t> extreme_weight(const FormatCase& fc, int64_t out, int64_t bpr, std::mt19937& rng) {
+    static const uint16_t kHalves[] = {0x3c00 /*1*/, 0xb800 /*-0.5*/, 0x0000, 0x8000 /*-0*/, 0x4400 /*4*/, 0x2e66 /*~0.1*/};
+    const FormatTraits& f = *find_format(fc.id);
+    std::vector<uint8_t> w(quantized_size(f, out, bpr * kSuper), 0);
+    for (int64_t k = 0; k < out * bpr; ++k) {
+        uint8_t* blk = w.data() + k * fc.bytes;
+        const int pattern = int(rng() % 3);
+        for (int e = 0; e < fc.bytes; ++e) blk[e] = pattern == 0 ? 0xff : pattern == 1 ? 0 : uint8_t(rng());
+        put_u16(blk + fc.d_at, kHalves[rng() % 6]);
+        if (fc.dmin_at >= 0) put_u16(blk + fc.dmin_at, kHalves[rng() % 6]);
+    }
+    return w;
+}
+
+// Q8_K rows: per block all -128, all 127, alternating -128 / 127, or
+// random in [-128, 127]; d of either sign; bsums consistent with the codes.
+std::vector<uint8_t> extreme_activations(int64_t n, int64_t bpr, std::mt19937& rng) {
+    std::vector<uint8_t> x(size_t(n * bpr * kQ8kBytes));
+    for (int64_t k = 0; k < n * bpr; ++k) {
+        uint8_t* blk = x.data() + k * kQ8kBytes;
+        const int pattern = int(rng() % 4);
+        const float d = (rng() % 2 ? 1.0f : -1.0f) * float(1 + rng() % 100) / 512.0f;
+        std::memcpy(blk, &d, 4);
+        int8_t q[kSuper];
+        for (int e = 0; e < kSuper; ++e)
+            q[e] = int8_t(pattern == 0 ? -128 : pattern == 1 ? 127 : pattern == 2 ? (e % 2 ? 127 : -128) : int(rng() % 256) - 128);
+        std::memcpy(blk + 4, q, kSuper);
+        for (int j = 0; j < 16; ++j) {
+            int s = 0;
+            for (int l = 0; l < 16; ++l) s += q[16 * j + l];
+            const int16_t s16 = int16_t(s);
+            std::memcpy(blk + 260 + 2 * j, &s16, 2);
+        }
+    }
+    return x;
+}
+
+const Kernel* find_kernel(FormatId f, LayoutClass c, skn_isa isa) {
+    for (const Kernel& k : default_registry().kernels())
+        if (k.key.weight == f && k.key.layout == c && k.key.activation == FormatId::Q8_K && k.key.isa == isa) return &k;
+    return nullptr;
+}
+
+std::vector<float> run(const Kernel& k, const View& w, int64_t out, int64_t in, const std::vector<uint8_t>& xq,
+                       int64_t n, int64_t rows_per_call) {
+    std::vector<float> y(size_t(n * out), std::nanf(""));
+    MatmulArgs a;
+    a.w = &w;
+    a.out = out;
+    a.in = in;
+    a.n = n;
+    a.xq = xq.data();
+    a.xq_stride = size_t(in / kSuper * kQ8kBytes);
+    a.y = y.data();
+    a.y_stride = out;
+    for (int64_t o = 0; o < out; o += rows_per_call) k.fn(a, o, o + rows_per_call < out ? o + rows_per_call : out);
+    return y;
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+TEST(KquantExtremes, FastTiersAgreeBitForBitAndWithTheF64Sum) {
+    const skn_isa tiers[] = {SKN_ISA_AVX2, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI};
+    const int64_t out = 37, bpr = 3, in = bpr * kSuper;
+    int checked_tiers = 0;
+    for (const FormatCase& fc : kFormats) {
+        const FormatTraits& f = *find_format(fc.id);
+        std::mt19937 rng(1234 + int(fc.id));
+        std::vector<uint8_t> wrm = extreme_weight(fc, out, bpr, rng);
+        std::vector<float> wdec(size_t(out * in));
+        dequantize_tensor(f, wrm.data(), wrm.size(), out, in, wdec.data(), wdec.size());
+        const int64_t shape[2] = {out, in};
+        const View rm = make_view(wrm.data(), wrm.size(), f, shape, 2, BlockOrder::RowMajor);
+        Scope scope;
+        View ibm;
+        ASSERT_TRUE(prepack(rm, BlockOrder::InputBlockMajor, &scope, TraceSink{}, &ibm));
+        for (int64_t n : {1, 3, 4, 17}) {
+            const std::vector<uint8_t> xq = extreme_activations(n, bpr, rng);
+            std::vector<float> first;
+            std::string first_name;
+            for (skn_isa isa : tiers) {
+                if (!cpu_runs(isa)) continue;
+                for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor}) {
+                    const Kernel* k = find_kernel(fc.id, c, isa);
+                    if (k == nullptr) continue;
+                    SCOPED_TRACE(k->name + " n=" + std::to_string(n));
+                    const View& w = c == LayoutClass::BlockedRowMajor ? rm : ibm;
+                    const std::vector<float> y = run(*k, w, out, in, xq, n, out);
+                    ++checked_tiers;
+                    if (first.empty()) {
+                        first = y;
+                        first_name = k->name;
+                        // Against the f64 sum over decoded weights and activations.
+                        for (int64_t i = 0; i < n; ++i)
+                            for (int64_t o = 0; o < out; ++o) {
+                                double ref = 0, mag = 0;
+                                for (int64_t e = 0; e < in; ++e) {
+                                    const uint8_t* xb = xq.data() + (i * bpr + e / kSuper) * kQ8kBytes;
+                                    float dx;
+                                    std::memcpy(&dx, xb, 4);
+                                    const double xv = double(dx) * double(int8_t(xb[4 + e % kSuper]));
+                                    ref += double(wdec[size_t(o * in + e)]) * xv;
+                                    mag += std::fabs(double(wdec[size_t(o * in + e)]) * xv);
+                                }
+                                ASSERT_NEAR(y[size_t(i * out + o)], ref, 1e-5 * mag + 1e-30)
+                                    << "i=" << i << " o=" << o;
+                            }
+                    } else {
+                        EXPECT_TRUE(same_bits(y, first)) << "differs from " << first_name;
+                    }
+                    // Any split of the output rows gives the same bits.
+                    EXPECT_TRUE(same_bits(run(*k, w, out, in, xq, n, 1), y)) << "1-row calls";
+                    EXPECT_TRUE(same_bits(run(*k, w, out, in, xq, n, 5), y)) << "5-row calls";
+                }
+            }
+        }
+    }
+    if (checked_tiers == 0) GTEST_SKIP() << "no x86 fast K-quant tier runs on this CPU";
+}
+
+}  // namespace
+}  // namespace skn
