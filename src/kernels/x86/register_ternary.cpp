@@ -47,14 +47,19 @@ void register_ternary_kernels(Registry& r) {
     namespace k = kernels::x86;
     const Entry entries[] = {
         {FormatId::TQ2_0, FormatId::Q8_K, SKN_ISA_AVX2, entry<k::tq2_0_q8_k_avx2>},
+        {FormatId::TQ2_0, FormatId::Q8_K, SKN_ISA_AVX512, entry<k::tq2_0_q8_k_avx512>},
         {FormatId::TQ2_0, FormatId::Q8_K, SKN_ISA_AVX512_VNNI, entry<k::tq2_0_q8_k_avx512vnni>},
         {FormatId::TQ1_0, FormatId::Q8_K, SKN_ISA_AVX2, entry<k::tq1_0_q8_k_avx2>},
+        {FormatId::TQ1_0, FormatId::Q8_K, SKN_ISA_AVX512, entry<k::tq1_0_q8_k_avx512>},
         {FormatId::TQ1_0, FormatId::Q8_K, SKN_ISA_AVX512_VNNI, entry<k::tq1_0_q8_k_avx512vnni>},
         {FormatId::I2_S, FormatId::Q8_0, SKN_ISA_AVX2, entry<k::i2_s_q8_0_avx2>},
+        {FormatId::I2_S, FormatId::Q8_0, SKN_ISA_AVX512, entry<k::i2_s_q8_0_avx512>},
         {FormatId::I2_S, FormatId::Q8_0, SKN_ISA_AVX512_VNNI, entry<k::i2_s_q8_0_avx512vnni>},
         {FormatId::Q2_0, FormatId::Q8_0, SKN_ISA_AVX2, entry<k::q2_0_q8_0_avx2>},
+        {FormatId::Q2_0, FormatId::Q8_0, SKN_ISA_AVX512, entry<k::q2_0_q8_0_avx512>},
         {FormatId::Q2_0, FormatId::Q8_0, SKN_ISA_AVX512_VNNI, entry<k::q2_0_q8_0_avx512vnni>},
         {FormatId::Q1_0, FormatId::Q8_0, SKN_ISA_AVX2, entry<k::q1_0_q8_0_avx2>},
+        {FormatId::Q1_0, FormatId::Q8_0, SKN_ISA_AVX512, entry<k::q1_0_q8_0_avx512>},
         {FormatId::Q1_0, FormatId::Q8_0, SKN_ISA_AVX512_VNNI, entry<k::q1_0_q8_0_avx512vnni>},
     };
     for (const Entry& e : entries)

@@ -1,5 +1,6 @@
 // Ternary and low-bit matmul_wt kernels (TQ2_0, TQ1_0, I2_S, Q2_0, Q1_0) for
-// x86. The ISA translation units (ternary_avx2.cpp, ternary_avx512vnni.cpp)
+// x86. The ISA translation units (ternary_avx2.cpp, and ternary_fast512.inc
+// included by ternary_fast_avx512.cpp and ternary_avx512vnni.cpp)
 // see only this header: a plain struct of what a kernel reads, filled by
 // register_ternary.cpp (built without ISA flags) from MatmulArgs, so no inline
 // function of the library is compiled with wider ISA flags.
@@ -27,15 +28,20 @@ using TernaryKernelFn = void (*)(const TernaryArgs& a, int64_t out_begin, int64_
 
 // Q8_K activations.
 void tq2_0_q8_k_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void tq2_0_q8_k_avx512(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void tq2_0_q8_k_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void tq1_0_q8_k_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void tq1_0_q8_k_avx512(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void tq1_0_q8_k_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 // Q8_0 activations.
 void i2_s_q8_0_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void i2_s_q8_0_avx512(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void i2_s_q8_0_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void q2_0_q8_0_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void q2_0_q8_0_avx512(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void q2_0_q8_0_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void q1_0_q8_0_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void q1_0_q8_0_avx512(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void q1_0_q8_0_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 
 }  // namespace skn::kernels::x86

@@ -1,0 +1,59 @@
+// Registers the NVFP4 SIMD kernels (fast precision, Q8_0 activations) for
+// both block orders. Built without ISA flags: it only turns MatmulArgs into
+// the plain Nvfp4Args the ISA translation units read.
+//
+// The kernels address block (o, b) through the layout's strides, so one
+// function reads ROW_MAJOR and INPUT_BLOCK_MAJOR alike: the rm and ibm
+// kernels of a tier are the same code and give bit-identical results.
+#include "dispatch/registry.hpp"
+#include "kernels/x86/nvfp4_kernels.hpp"
+
+namespace skn {
+namespace {
+
+using kernels::x86::Nvfp4Args;
+using kernels::x86::Nvfp4KernelFn;
+
+template <Nvfp4KernelFn F>
+void entry(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
+    const View& w = *a.w;
+    const Layout& l = w.layout;
+    const int64_t bb = l.format->block_bytes;
+    Nvfp4Args t;
+    t.w = w.data + l.offset * bb;
+    t.so = l.strides[0] * bb;
+    t.sb = l.strides[1] * bb;
+    t.bpr = l.grid[1];
+    t.n = a.n;
+    t.xq = a.xq;
+    t.xq_stride = a.xq_stride;
+    t.bias = a.bias;
+    t.y = a.y;
+    t.y_stride = a.y_stride;
+    F(t, out_begin, out_end);
+}
+
+}  // namespace
+
+void register_nvfp4_kernels(Registry& r) {
+    namespace k = kernels::x86;
+    const struct {
+        skn_isa isa;
+        MatmulKernelFn fn;
+    } entries[] = {
+        {SKN_ISA_AVX2, entry<k::nvfp4_q8_0_avx2>},
+        {SKN_ISA_AVX512, entry<k::nvfp4_q8_0_avx512>},
+        {SKN_ISA_AVX512_VNNI, entry<k::nvfp4_q8_0_avx512vnni>},
+    };
+    for (const auto& e : entries)
+        for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor}) {
+            Kernel k;
+            k.key = KernelKey{Op::MatmulWt, FormatId::NVFP4, c, FormatId::Q8_0, e.isa};
+            k.fn = e.fn;
+            k.needs = kNeedsQuantized;
+            k.rows_per_task = 32;  // a multiple of every row tile (4 and 2)
+            r.add(std::move(k));
+        }
+}
+
+}  // namespace skn

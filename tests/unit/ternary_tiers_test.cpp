@@ -1,0 +1,144 @@
+// The ternary / low-bit kernels' AVX-512 tier (vpmaddubsw + vpmaddwd) must
+// give the AVX512-VNNI tier's y bit for bit, which holds only while no
+// vpmaddubsw pair sum saturates. Blocks here are raw bytes, not quantizer
+// output: every code value including those the quantizers never write
+// (TQ2_0 and I2_S code 3, TQ1_0 bytes >= 243), all-max and all-zero code
+// bytes, scales from fp16 subnormal to 65504, against activations that
+// quantize to -128 (Q8_K) / +-127 (Q8_0). Each tier and order must stay
+// within the f64 reference's bound, rm and ibm and both tiers must agree
+// bit for bit, and so must a two-thread split. n = 17 and 33 exceed every
+// activation tile.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "dispatch/matmul.hpp"
+#include "fixtures/sample_weight.hpp"
+#include "formats/tensor_codec.hpp"
+#include "layout/prepack.hpp"
+#include "runtime/cpu.hpp"
+#include "support/matmul_reference.hpp"
+
+namespace skn {
+namespace {
+
+constexpr int64_t kOut = 37, kBpr = 3;
+
+struct Case {
+    FormatId format;
+    int scale_at;  // byte offset of the block's fp16 scale, -1: none (I2_S: one float per tensor)
+};
+
+const Case kCases[] = {
+    {FormatId::TQ2_0, 64}, {FormatId::TQ1_0, 52}, {FormatId::I2_S, -1}, {FormatId::Q2_0, 0}, {FormatId::Q1_0, 0},
+};
+
+std::string case_name(const ::testing::TestParamInfo<Case>& p) { return find_format(p.param.format)->name; }
+
+// Row o: o % 4 == 0 all code bytes 0xFF, == 1 all 0x00, else pseudo-random
+// bytes; fp16 scales cycle through 1, -0.5, 65504 and 2^-24.
+std::vector<uint8_t> extreme_weight(const FormatTraits& f, int scale_at, int64_t in) {
+    std::vector<uint8_t> w(quantized_size(f, kOut, in));
+    const int64_t bb = f.block_bytes;
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    const uint16_t scales[4] = {0x3C00, 0xB800, 0x7BFF, 0x0001};
+    for (int64_t o = 0; o < kOut; ++o)
+        for (int64_t b = 0; b < kBpr; ++b) {
+            uint8_t* blk = w.data() + (o * kBpr + b) * bb;
+            for (int64_t j = 0; j < bb; ++j) {
+                s = s * 6364136223846793005ull + 1442695040888963407ull;
+                blk[j] = o % 4 == 0 ? 0xFF : o % 4 == 1 ? 0x00 : uint8_t(s >> 56);
+            }
+            if (scale_at >= 0) std::memcpy(blk + scale_at, &scales[(o + b) % 4], 2);
+        }
+    if (scale_at < 0) {  // I2_S: the float32 tensor scale right after the codes
+        const float t = 0.75f;
+        std::memcpy(w.data() + kOut * kBpr * bb, &t, 4);
+    }
+    return w;
+}
+
+// Activation rows: noise; a constant negative row (Q8_K: -128 everywhere);
+// large alternating signs (+-127); +-1 with a spike of 127 per 32 elements.
+std::vector<float> extreme_activations(int64_t n, int64_t in) {
+    std::vector<float> x(size_t(n * in));
+    sample_weight(x.data(), n, in, 77);
+    for (int64_t i = 0; i < n; ++i) {
+        float* row = x.data() + i * in;
+        for (int64_t k = 0; k < in; ++k) {
+            if (i % 4 == 1) row[k] = -3.0f;
+            if (i % 4 == 2) row[k] = k % 2 ? -500.0f : 500.0f;
+            if (i % 4 == 3) row[k] = k % 32 == 7 ? 127.0f : (k % 3 ? -1.0f : 1.0f);
+        }
+    }
+    return x;
+}
+
+const Kernel* find_kernel(FormatId f, LayoutClass c, skn_isa isa) {
+    for (const Kernel& k : default_registry().kernels())
+        if (k.key.weight == f && k.key.layout == c && k.key.isa == isa) return &k;
+    return nullptr;
+}
+
+std::vector<float> run(const Kernel& k, const View& w, const std::vector<float>& x, int64_t n, int64_t in,
+                       int threads) {
+    Registry single;
+    single.add(k);
+    Context ctx;
+    ctx.set_registry(&single);
+    ctx.set_isa_cap(k.key.isa);
+    ctx.set_threads(threads);
+    std::vector<float> y(size_t(n * kOut), -7.0f);
+    matmul_wt(ctx, x.data(), n, in, w, nullptr, y.data(), kOut, MatmulOptions{});
+    return y;
+}
+
+class TernaryTiers : public ::testing::TestWithParam<Case> {};
+
+TEST_P(TernaryTiers, Avx512MatchesAvx512VnniBitForBitOnExtremeBlocks) {
+    const Case c = GetParam();
+    if (!cpu_runs(SKN_ISA_AVX512) || !cpu_runs(SKN_ISA_AVX512_VNNI)) GTEST_SKIP() << "needs AVX512-VNNI";
+    const FormatTraits& f = *find_format(c.format);
+    const int64_t in = kBpr * f.block_elems;
+    std::vector<uint8_t> rm = extreme_weight(f, c.scale_at, in);
+    std::vector<float> decoded(size_t(kOut * in));
+    dequantize_tensor(f, rm.data(), rm.size(), kOut, in, decoded.data(), decoded.size());
+    const int64_t shape[2] = {kOut, in};
+    const View row_major = make_view(rm.data(), rm.size(), f, shape, 2, BlockOrder::RowMajor);
+    Scope scope;
+    View input_major;
+    ASSERT_TRUE(prepack(row_major, BlockOrder::InputBlockMajor, &scope, TraceSink{}, &input_major));
+
+    for (int64_t n : {1, 3, 17, 33}) {
+        const std::vector<float> x = extreme_activations(n, in);
+        const auto ref = test::reference_matmul(decoded, kOut, in, x.data(), n, in, nullptr, f.activation);
+        std::vector<float> first;
+        for (skn_isa isa : {SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI})
+            for (LayoutClass lc : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor}) {
+                const Kernel* k = find_kernel(c.format, lc, isa);
+                ASSERT_NE(k, nullptr) << f.name << " " << isa_tag(isa) << " " << layout_tag(lc);
+                const View& w = lc == LayoutClass::BlockedRowMajor ? row_major : input_major;
+                const std::vector<float> y = run(*k, w, x, n, in, isa == SKN_ISA_AVX512 ? 2 : 1);
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t o = 0; o < kOut; ++o) {
+                        const size_t at = size_t(i * kOut + o);
+                        ASSERT_LE(std::fabs(double(y[at]) - ref.y[at]), ref.bound[at])
+                            << k->name << " n=" << n << " at [" << i << ", " << o << "]";
+                    }
+                if (first.empty())
+                    first = y;
+                else
+                    ASSERT_EQ(std::memcmp(first.data(), y.data(), y.size() * 4), 0)
+                        << k->name << " differs from the avx512 rm kernel, n=" << n;
+            }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, TernaryTiers, ::testing::ValuesIn(kCases), case_name);
+
+}  // namespace
+}  // namespace skn
