@@ -40,7 +40,7 @@ void add(Registry& r, FormatId f, LayoutClass c, skn_isa isa, MatmulKernelFn fn,
     k.key = KernelKey{Op::MatmulWt, f, c, exact ? FormatId::F32 : FormatId::Q8_K, isa};
     k.fn = fn;
     k.needs = exact ? kNeedsFloat : kNeedsQuantized;
-    k.rows_per_task = 64;  // a multiple of the 16-row GEMM tile and the 4-row GEMV tile
+    k.rows_per_task = 256;  // a multiple of the 16-row GEMM tile and the 4-row GEMV tile
     k.supports = c == LayoutClass::BlockedRowMajor ? rm_canonical : ibm_canonical;
     r.add(std::move(k));
 }
