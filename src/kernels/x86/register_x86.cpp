@@ -9,6 +9,7 @@ void register_q32_kernels(Registry& r);
 void register_kquants_kernels(Registry& r);
 void register_ternary_kernels(Registry& r);
 void register_dense_kernels(Registry& r);
+void register_exact_kernels(Registry& r);
 
 void register_x86_kernels(Registry& r) {
     (void)r;
@@ -16,6 +17,7 @@ void register_x86_kernels(Registry& r) {
     register_kquants_kernels(r);
     register_ternary_kernels(r);
     register_dense_kernels(r);
+    register_exact_kernels(r);
 }
 
 }  // namespace skn
