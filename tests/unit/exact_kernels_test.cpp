@@ -173,11 +173,11 @@ std::vector<float> run(const Kernel& k, const View& w, const std::vector<float>&
 }
 
 // The rows of a batch give the same bits whatever batch they are in, as long
-// as it takes the same path (docs/kernels/exact.md: n < 8 and n >= 8 each have
-// their own fixed order).
+// as it takes the same path (docs/kernels/exact.md: n < kExactBatchedMinN and
+// n >= kExactBatchedMinN each have their own fixed order).
 void expect_rows_independent_of_batch(const Kernel& k, const Weight& w, const std::vector<float>& x, int64_t n,
                                       const std::vector<float>& y, int64_t sub_n) {
-    for (int64_t i0 = 0; i0 + sub_n <= n; i0 += 3) {
+    for (int64_t i0 = 0; i0 + sub_n <= n; ++i0) {
         const std::vector<float> xs(x.begin() + i0 * w.in, x.begin() + (i0 + sub_n) * w.in);
         const auto ys = run(k, w.row_major, xs, sub_n, w.in, w.out, 1);
         for (size_t at = 0; at < ys.size(); ++at)
@@ -201,18 +201,38 @@ TEST(ExactMatmul, AgreesAcrossOrdersThreadsAndBatches) {
             ASSERT_NE(kibm, nullptr) << f.name;
             const int64_t bpr = f.block_elems >= 256 ? 2 : 9;  // several decode chunks for 32-element blocks
             Weight w(f, 37, bpr, uint64_t(id));
-            for (int64_t n : {7, 17, 33}) {
+            for (int64_t n : {3, 7, 17, 33}) {
                 std::vector<float> x(size_t(n * w.in));
                 sample_weight(x.data(), n, w.in, 99 + uint64_t(n));
                 const auto y = run(*krm, w.row_major, x, n, w.in, w.out, 1);
                 EXPECT_EQ(run(*kibm, w.input_major, x, n, w.in, w.out, 1), y) << kibm->name << " n=" << n;
                 EXPECT_EQ(run(*krm, w.row_major, x, n, w.in, w.out, 2), y) << krm->name << " 2 threads, n=" << n;
-                expect_rows_independent_of_batch(*krm, w, x, n, y, n < 8 ? 1 : 9);
+                const bool small = n < kx::kExactBatchedMinN;
+                expect_rows_independent_of_batch(*krm, w, x, n, y, small ? 1 : kx::kExactBatchedMinN + 1);
                 const auto ref = test::reference_matmul(w.decoded, w.out, w.in, x.data(), n, w.in, nullptr, FormatId::F32);
                 for (size_t at = 0; at < y.size(); ++at)
                     ASSERT_LE(std::fabs(double(y[at]) - ref.y[at]), ref.bound[at]) << krm->name << " n=" << n << " at " << at;
             }
         }
+    }
+}
+
+// The batched path's order is the plain serial one at both tiers: avx2 and
+// avx512 give the same bits.
+TEST(ExactMatmul, BatchedPathIsBitIdenticalAcrossTiers) {
+    if (!cpu_runs(SKN_ISA_AVX512)) GTEST_SKIP() << "needs an AVX-512 CPU to compare with";
+    for (int32_t id : kx::kExactFormats) {
+        const FormatTraits& f = *find_format(id);
+        const Kernel* k2 = exact_kernel(f.id, LayoutClass::BlockedInputMajor, SKN_ISA_AVX2);
+        const Kernel* k5 = exact_kernel(f.id, LayoutClass::BlockedInputMajor, SKN_ISA_AVX512);
+        ASSERT_NE(k2, nullptr);
+        ASSERT_NE(k5, nullptr);
+        Weight w(f, 21, f.block_elems >= 256 ? 3 : 11, 40 + uint64_t(id));
+        const int64_t n = 6;
+        std::vector<float> x(size_t(n * w.in));
+        sample_weight(x.data(), n, w.in, 41);
+        EXPECT_EQ(run(*k2, w.input_major, x, n, w.in, w.out, 1), run(*k5, w.input_major, x, n, w.in, w.out, 1))
+            << f.name;
     }
 }
 

@@ -1,6 +1,7 @@
-// Exact-precision matmul_wt kernels, AVX2/FMA/F16C: 8-lane accumulators, tiles
-// of up to 4 activation rows. Kernel functions only (see exact_kernels.hpp,
-// registered by register_exact.cpp).
+// Exact-precision matmul_wt kernels, AVX2/FMA/F16C: 8-lane vectors; the
+// batched path puts 8 output rows in the lanes and runs 8 activation rows
+// per tile. Kernel functions only (see exact_kernels.hpp, registered by
+// register_exact.cpp).
 #include <immintrin.h>
 
 #include <cstddef>
@@ -12,31 +13,35 @@
 namespace skn::kernels::x86 {
 namespace {
 
-// 16 bytes -> 16 floats in two ymm stores (see exact_decode.inc).
+// 16 bytes -> 16 floats, two ymm (see exact_decode.inc).
 inline __m256 i8_ps(__m128i v) { return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)); }
 inline __m256 u8_ps(__m128i v) { return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(v)); }
 inline __m128i upper8(__m128i v) { return _mm_unpackhi_epi64(v, v); }
-inline void put_i8(__m128i v, float df, float* out) {
+template <class Out>
+inline void put_i8(__m128i v, float df, Out& out, int at) {
     const __m256 d = _mm256_set1_ps(df);
-    _mm256_storeu_ps(out, _mm256_mul_ps(i8_ps(v), d));
-    _mm256_storeu_ps(out + 8, _mm256_mul_ps(i8_ps(upper8(v)), d));
+    out.put(_mm256_mul_ps(i8_ps(v), d), at);
+    out.put(_mm256_mul_ps(i8_ps(upper8(v)), d), at + 8);
 }
-inline void put_u8_affine(__m128i v, float df, float mf, float* out) {
+template <class Out>
+inline void put_u8_affine(__m128i v, float df, float mf, Out& out, int at) {
     const __m256 d = _mm256_set1_ps(df), m = _mm256_set1_ps(mf);
-    _mm256_storeu_ps(out, _mm256_add_ps(_mm256_mul_ps(u8_ps(v), d), m));
-    _mm256_storeu_ps(out + 8, _mm256_add_ps(_mm256_mul_ps(u8_ps(upper8(v)), d), m));
+    out.put(_mm256_add_ps(_mm256_mul_ps(u8_ps(v), d), m), at);
+    out.put(_mm256_add_ps(_mm256_mul_ps(u8_ps(upper8(v)), d), m), at + 8);
 }
-inline void put_u8_step(__m128i v, float step, float off, float* out) {
+template <class Out>
+inline void put_u8_step(__m128i v, float step, float off, Out& out, int at) {
     const __m256 s = _mm256_set1_ps(step), o = _mm256_set1_ps(off);
-    _mm256_storeu_ps(out, _mm256_sub_ps(_mm256_mul_ps(s, u8_ps(v)), o));
-    _mm256_storeu_ps(out + 8, _mm256_sub_ps(_mm256_mul_ps(s, u8_ps(upper8(v))), o));
+    out.put(_mm256_sub_ps(_mm256_mul_ps(s, u8_ps(v)), o), at);
+    out.put(_mm256_sub_ps(_mm256_mul_ps(s, u8_ps(upper8(v))), o), at + 8);
 }
-inline void put_signs(uint32_t bits, float df, float* out) {
+template <class Out>
+inline void put_signs(uint32_t bits, float df, Out& out, int at) {
     const __m256 d = _mm256_set1_ps(df), nd = _mm256_set1_ps(-df);
     const __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
     for (int h = 0; h < 2; ++h) {
         const __m256i on = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int((bits >> (8 * h)) & 0xFF)), sel), sel);
-        _mm256_storeu_ps(out + 8 * h, _mm256_blendv_ps(nd, d, _mm256_castsi256_ps(on)));
+        out.put(_mm256_blendv_ps(nd, d, _mm256_castsi256_ps(on)), at + 8 * h);
     }
 }
 
@@ -44,10 +49,8 @@ inline void put_signs(uint32_t bits, float df, float* out) {
 
 using Vec = __m256;
 constexpr int kLanes = 8;
-constexpr int kMaxC = 4;
-constexpr int rows_for(int c) { return c >= 3 ? 2 : 4; }
 
-constexpr int kGemmMinN = 8;
+constexpr int kGemmMinN = kExactBatchedMinN;
 constexpr int kGemmC = 8;
 
 inline Vec vload(const float* p) { return _mm256_load_ps(p); }
@@ -86,6 +89,7 @@ inline void transpose_tile(const float* src, int64_t stride, float* dst) {
     }
 }
 inline Vec vloadu(const float* p) { return _mm256_loadu_ps(p); }
+inline void vstoreu(float* p, Vec v) { _mm256_storeu_ps(p, v); }
 inline Vec vzero() { return _mm256_setzero_ps(); }
 inline Vec vfma(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
 inline float vsum(Vec v) {

@@ -1,6 +1,7 @@
-// Exact-precision matmul_wt kernels, AVX-512F/BW: 16-lane accumulators, tiles
-// of up to 8 activation rows. Kernel functions only (see exact_kernels.hpp,
-// registered by register_exact.cpp).
+// Exact-precision matmul_wt kernels, AVX-512F/BW: 16-lane vectors; the
+// batched path puts 16 output rows in the lanes and runs 8 activation rows
+// per tile. Kernel functions only (see exact_kernels.hpp, registered by
+// register_exact.cpp).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 
@@ -13,28 +14,32 @@
 namespace skn::kernels::x86 {
 namespace {
 
-// 16 bytes -> 16 floats in one zmm store (see exact_decode.inc).
+// 16 bytes -> 16 floats, one zmm (see exact_decode.inc).
 inline __m512 i8_ps(__m128i v) { return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(v)); }
 inline __m512 u8_ps(__m128i v) { return _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(v)); }
-inline void put_i8(__m128i v, float d, float* out) { _mm512_storeu_ps(out, _mm512_mul_ps(i8_ps(v), _mm512_set1_ps(d))); }
-inline void put_u8_affine(__m128i v, float d, float m, float* out) {
-    _mm512_storeu_ps(out, _mm512_add_ps(_mm512_mul_ps(u8_ps(v), _mm512_set1_ps(d)), _mm512_set1_ps(m)));
+template <class Out>
+inline void put_i8(__m128i v, float d, Out& out, int at) {
+    out.put(_mm512_mul_ps(i8_ps(v), _mm512_set1_ps(d)), at);
 }
-inline void put_u8_step(__m128i v, float step, float off, float* out) {
-    _mm512_storeu_ps(out, _mm512_sub_ps(_mm512_mul_ps(_mm512_set1_ps(step), u8_ps(v)), _mm512_set1_ps(off)));
+template <class Out>
+inline void put_u8_affine(__m128i v, float d, float m, Out& out, int at) {
+    out.put(_mm512_add_ps(_mm512_mul_ps(u8_ps(v), _mm512_set1_ps(d)), _mm512_set1_ps(m)), at);
 }
-inline void put_signs(uint32_t bits, float d, float* out) {
-    _mm512_storeu_ps(out, _mm512_mask_blend_ps(__mmask16(bits), _mm512_set1_ps(-d), _mm512_set1_ps(d)));
+template <class Out>
+inline void put_u8_step(__m128i v, float step, float off, Out& out, int at) {
+    out.put(_mm512_sub_ps(_mm512_mul_ps(_mm512_set1_ps(step), u8_ps(v)), _mm512_set1_ps(off)), at);
+}
+template <class Out>
+inline void put_signs(uint32_t bits, float d, Out& out, int at) {
+    out.put(_mm512_mask_blend_ps(__mmask16(bits), _mm512_set1_ps(-d), _mm512_set1_ps(d)), at);
 }
 
 #include "kernels/x86/exact_decode.inc"
 
 using Vec = __m512;
 constexpr int kLanes = 16;
-constexpr int kMaxC = 8;
-constexpr int rows_for(int c) { return c >= 5 ? 2 : 4; }
 
-constexpr int kGemmMinN = 8;
+constexpr int kGemmMinN = kExactBatchedMinN;
 constexpr int kGemmC = 8;
 
 inline Vec vload(const float* p) { return _mm512_load_ps(p); }
@@ -79,6 +84,7 @@ inline void transpose_tile(const float* src, int64_t stride, float* dst) {
     }
 }
 inline Vec vloadu(const float* p) { return _mm512_loadu_ps(p); }
+inline void vstoreu(float* p, Vec v) { _mm512_storeu_ps(p, v); }
 inline Vec vzero() { return _mm512_setzero_ps(); }
 inline Vec vfma(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
 inline float vsum(Vec v) {

@@ -4,13 +4,16 @@
 // only the plain struct below; register_exact.cpp (built without ISA flags)
 // fills it from MatmulArgs. See docs/kernels/exact.md.
 //
-// Accumulation order, identical for both block orders and any split of the
-// output rows (and any n): for each (i, o), L float lanes (avx2: 8, avx512:
-// 16) start at 0; lane j accumulates acc_j = fma(w[k], x[i, k], acc_j) for
-// k = j, j + L, j + 2L, ... in increasing k, w being the decoded weight
-// (bit-identical to the format's scalar decoder); then the lanes are summed
-// in a fixed halving tree (lane j + L/2 into lane j, down to one); then
-// y = sum (+ bias[o]).
+// Accumulation order (docs/kernels/exact.md), identical for both block
+// orders and any split of the output rows; w[k] is the decoded weight,
+// bit-identical to the format's scalar decoder. For each (i, o):
+//   n < 4 (input elements in the lanes): vector p of L decoded weights
+//     (inputs pL .. pL + L - 1, L = 8 avx2 / 16 avx512) goes into
+//     accumulator p % 4 with one fma per lane, in increasing p; then
+//     (a0 + a1) + (a2 + a3), whose lanes are summed in a halving tree.
+//   n >= 4 (output rows in the lanes): acc = 0; acc = fma(w[k], x[i, k], acc)
+//     for k = 0, 1, ..., in - 1: the plain serial order, the same at both tiers.
+// Then y = sum (+ bias[o]).
 #pragma once
 
 #include <cstddef>
@@ -34,6 +37,10 @@ struct ExactArgs {
 
 // GGUF type ids of the formats both tiers decode: every block format.
 inline constexpr int32_t kExactFormats[] = {2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 20, 23, 34, 35, 36, 39, 40, 41, 42};
+
+// From this many activation rows on, the batched path (output rows in the
+// lanes) runs; below it the small-n path (input elements in the lanes).
+inline constexpr int kExactBatchedMinN = 4;
 
 using ExactFn = void (*)(const ExactArgs& a, int64_t out_begin, int64_t out_end);
 
