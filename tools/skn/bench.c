@@ -33,6 +33,7 @@ struct config {
     int nisas;
     int reps;
     int include_reference;
+    skn_precision precision;
     const char* json_path;
 };
 
@@ -79,6 +80,7 @@ static void usage(FILE* out) {
             "  --orders LIST    rm,ibm (default both; dense formats have one layout)\n"
             "  --isa LIST       best, all, or tiers: scalar,avx2,avxvnni,avx512,avx512vnni (default best)\n"
             "  --reps N         timed samples per case, median reported (default 5)\n"
+            "  --precision P    fast (default) or exact (float activations; roof%% at n >= 32 against the f32 peak)\n"
             "  --include-reference  also time reference (scalar) kernels at n > 1 (slow)\n"
             "  --full           the issue's matrix: 3 shapes, n 1,8,32,256, threads 1,2, every tier\n"
             "  --json FILE      also write the results as JSON\n");
@@ -203,6 +205,15 @@ static int parse_args(int argc, char** argv, struct config* c) {
             c->reps = atoi(val);
             if (c->reps < 1) c->reps = 1;
             if (c->reps > 64) c->reps = 64;
+        } else if (strcmp(opt, "--precision") == 0) {
+            if (strcmp(val, "fast") == 0) {
+                c->precision = SKN_PRECISION_FAST;
+            } else if (strcmp(val, "exact") == 0) {
+                c->precision = SKN_PRECISION_EXACT;
+            } else {
+                fprintf(stderr, "skn bench: --precision is fast or exact, not %s\n", val);
+                return 2;
+            }
         } else if (strcmp(opt, "--json") == 0) {
             c->json_path = val;
         } else {
@@ -308,6 +319,10 @@ int skn_cmd_bench(int argc, char** argv) {
     }
     struct last_kernel lk;
     skn_context_set_trace(ctx, on_trace, &lk);
+    skn_matmul_options mo;
+    memset(&mo, 0, sizeof mo);
+    mo.struct_size = sizeof mo;
+    mo.precision = c.precision;
 
     for (int fi = 0; fi < c.nformats; ++fi) {
         const skn_format f = c.formats[fi];
@@ -375,7 +390,7 @@ int skn_cmd_bench(int argc, char** argv) {
                             skn_context_set_isa(ctx, r->cap);
                             skn_context_set_threads(ctx, r->threads);
                             /* Warm up, and learn which kernel runs. */
-                            if (skn_matmul_wt(ctx, x, n, in, views[0], NULL, y, out, NULL) != SKN_OK) {
+                            if (skn_matmul_wt(ctx, x, n, in, views[0], NULL, y, out, &mo) != SKN_OK) {
                                 fprintf(stderr, "\nskn bench: %s\n", skn_last_error());
                                 r->skipped = 1;
                                 continue;
@@ -390,7 +405,7 @@ int skn_cmd_bench(int argc, char** argv) {
                                 const int calls = n == 1 ? copies : 1;
                                 const double t0 = roofline_now();
                                 for (int k = 0; k < calls; ++k)
-                                    skn_matmul_wt(ctx, x, n, in, views[(rep + k) % copies], NULL, y, out, NULL);
+                                    skn_matmul_wt(ctx, x, n, in, views[(rep + k) % copies], NULL, y, out, &mo);
                                 samples[rep] = (roofline_now() - t0) / calls;
                             }
                             qsort(samples, (size_t)c.reps, sizeof(double), cmp_double);
@@ -401,7 +416,7 @@ int skn_cmd_bench(int argc, char** argv) {
                             if (n < 32) {
                                 r->roof = r->gbps / read_bw[ti];
                                 r->roof_kind = "read bandwidth";
-                            } else if (p.is_block_quantized) {
+                            } else if (p.is_block_quantized && c.precision == SKN_PRECISION_FAST) {
                                 r->roof = r->gflops / int8_peak[ti];
                                 r->roof_kind = "int8 peak";
                             } else if (strcmp(r->format, "BF16") == 0 && bf16_peak[ti] > 0.0) {

@@ -51,7 +51,4 @@ void kq_q5_k_avx512vnni(const KqArgs& a, int64_t out_begin, int64_t out_end);
 void kq_q6_k_avx512vnni(const KqArgs& a, int64_t out_begin, int64_t out_end);
 void kq_iq4_xs_avx512vnni(const KqArgs& a, int64_t out_begin, int64_t out_end);
 
-// Exact precision (F32 activations).
-void kq_q4_k_f32_avx512(const KqArgs& a, int64_t out_begin, int64_t out_end);
-
 }  // namespace skn::kernels::x86

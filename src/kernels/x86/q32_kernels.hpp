@@ -1,6 +1,6 @@
 // SIMD matmul_wt kernels for the 32-element block formats (Q4_0, Q8_0,
 // IQ4_NL, MXFP4, Q5_0 against Q8_0 activations; Q4_1, Q5_1 against Q8_1)
-// in fast precision, and float activations in exact precision. The kernels live in translation units built
+// in fast precision (exact precision: exact_kernels.hpp). The kernels live in translation units built
 // with their ISA's flags (q32_<isa>.cpp) and see only the plain struct below;
 // register_q32.cpp (built without ISA flags) fills it from MatmulArgs.
 //
@@ -10,9 +10,8 @@
 // block b in order, fast precision: sumi = exact integer dot of the block's
 // codes with the activation block's int8 codes; acc = fma(d_w[o,b] *
 // d_x[i,b], float(sumi), acc); (Q4_1, Q5_1: then acc = fma(m_w[o,b],
-// d_x[i,b] * float(sum of the activation codes), acc)); exact precision:
-// p = v_0 * x_0, p = fma(v_k, x_k, p) for k = 1..31, acc = fma(d_w, p, acc)
-// (v: the block's integer values). Finally y = acc (+ bias[o]).
+// d_x[i,b] * float(sum of the activation codes), acc)). Finally
+// y = acc (+ bias[o]).
 // See docs/kernels/q32.md.
 #pragma once
 
@@ -64,11 +63,5 @@ void q32_mxfp4_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1);
 void q32_q5_0_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1);
 void q32_q4_1_q8_1_avx2(const Q32Args& a, int64_t o0, int64_t o1);
 void q32_q5_1_q8_1_avx2(const Q32Args& a, int64_t o0, int64_t o1);
-
-// Exact precision (float activations): q32_avx512.cpp.
-void q32_q4_0_f32_avx512(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_q8_0_f32_avx512(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_iq4_nl_f32_avx512(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_mxfp4_f32_avx512(const Q32Args& a, int64_t o0, int64_t o1);
 
 }  // namespace skn::kernels::x86

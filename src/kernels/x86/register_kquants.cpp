@@ -68,7 +68,6 @@ void register_kquants_kernels(Registry& r) {
         add(r, FormatId::Q5_K, c, SKN_ISA_AVX512_VNNI, kq_entry<kq_q5_k_avx512vnni>);
         add(r, FormatId::Q6_K, c, SKN_ISA_AVX512_VNNI, kq_entry<kq_q6_k_avx512vnni>);
         add(r, FormatId::IQ4_XS, c, SKN_ISA_AVX512_VNNI, kq_entry<kq_iq4_xs_avx512vnni>);
-        add(r, FormatId::Q4_K, c, SKN_ISA_AVX512, kq_entry<kq_q4_k_f32_avx512>, /*exact=*/true);
     }
 }
 

@@ -88,11 +88,6 @@ void register_q32_kernels(Registry& r) {
     add_both_orders(r, FormatId::Q4_1, FormatId::Q8_1, SKN_ISA_AVX2, entry<kx::q32_q4_1_q8_1_avx2>, kNeedsQuantized);
     add_both_orders(r, FormatId::Q5_1, FormatId::Q8_1, SKN_ISA_AVX2, entry<kx::q32_q5_1_q8_1_avx2>, kNeedsQuantized);
 
-    const FormatId f32 = FormatId::F32;
-    add_both_orders(r, FormatId::Q4_0, f32, SKN_ISA_AVX512, entry<kx::q32_q4_0_f32_avx512>, kNeedsFloat);
-    add_both_orders(r, FormatId::Q8_0, f32, SKN_ISA_AVX512, entry<kx::q32_q8_0_f32_avx512>, kNeedsFloat);
-    add_both_orders(r, FormatId::IQ4_NL, f32, SKN_ISA_AVX512, entry<kx::q32_iq4_nl_f32_avx512>, kNeedsFloat);
-    add_both_orders(r, FormatId::MXFP4, f32, SKN_ISA_AVX512, entry<kx::q32_mxfp4_f32_avx512>, kNeedsFloat);
 }
 
 }  // namespace skn

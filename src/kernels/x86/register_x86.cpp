@@ -10,6 +10,7 @@ void register_kquants_kernels(Registry& r);
 void register_ternary_kernels(Registry& r);
 void register_dense_kernels(Registry& r);
 void register_nvfp4_kernels(Registry& r);
+void register_exact_kernels(Registry& r);
 
 void register_x86_kernels(Registry& r) {
     (void)r;
@@ -18,6 +19,7 @@ void register_x86_kernels(Registry& r) {
     register_ternary_kernels(r);
     register_dense_kernels(r);
     register_nvfp4_kernels(r);
+    register_exact_kernels(r);
 }
 
 }  // namespace skn
