@@ -98,11 +98,12 @@ TEST_P(MatmulWtAgreesWithReference, OnOddShapes) {
 // Blocks of random bytes: codes anywhere in their range (Q8_0's -128, every
 // nibble and sign), scales no quantizer would choose — what a foreign file
 // may hold.
-TEST_P(MatmulWtAgreesWithReference, OnRandomBlocks) {
+class MatmulWtOnRandomBlocks : public ::testing::TestWithParam<const Kernel*> {};
+
+TEST_P(MatmulWtOnRandomBlocks, AgreesWithReference) {
     const Kernel& k = *GetParam();
     if (!cpu_runs(k.key.isa)) GTEST_SKIP() << k.name << ": this CPU lacks " << isa_tag(k.key.isa);
     const FormatTraits& f = *find_format(k.key.weight);
-    if (!f.block_quantized) GTEST_SKIP() << "dense formats have no blocks to randomize";
     for (int64_t n : {1, 5, 17}) {
         TestWeight w(f, 33, 3, k.key.layout, 500 + uint64_t(n), /*random_blocks=*/true);
         std::vector<float> x(size_t(n * w.in)), y(size_t(n * w.out));
@@ -117,6 +118,16 @@ TEST_P(MatmulWtAgreesWithReference, OnRandomBlocks) {
 
 INSTANTIATE_TEST_SUITE_P(AllKernels, MatmulWtAgreesWithReference, ::testing::ValuesIn(registered_kernels()),
                          [](const auto& param_info) { return param_info.param->name; });
+
+std::vector<const Kernel*> block_format_kernels() {
+    std::vector<const Kernel*> out;
+    for (const Kernel* k : registered_kernels())
+        if (find_format(k->key.weight)->block_quantized) out.push_back(k);
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(BlockFormatKernels, MatmulWtOnRandomBlocks, ::testing::ValuesIn(block_format_kernels()),
+                         [](const auto& info) { return info.param->name; });
 
 TEST(KernelRegistry, NamesFollowTheGrammarAndEveryFormatHasReferenceKernelsInBothOrders) {
     const std::regex grammar("^matmul_wt_[a-z0-9_]+_(rm|ibm|dense|strided)_[a-z0-9_]+_"
