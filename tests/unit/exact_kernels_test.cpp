@@ -236,6 +236,56 @@ TEST(ExactMatmul, BatchedPathIsBitIdenticalAcrossTiers) {
     }
 }
 
+// The accumulation orders docs/kernels/exact.md documents, replayed in
+// scalar code on the scalar decoder's weights, give the kernels' bits.
+float small_n_order(const float* w, const float* x, int64_t in, int lanes) {
+    std::vector<float> acc(size_t(4 * lanes), 0.0f);
+    for (int64_t p = 0; p < in / lanes; ++p)
+        for (int j = 0; j < lanes; ++j) {
+            float& a = acc[size_t((p % 4) * lanes + j)];
+            a = std::fma(w[p * lanes + j], x[p * lanes + j], a);
+        }
+    std::vector<float> s(static_cast<size_t>(lanes));
+    for (int j = 0; j < lanes; ++j)
+        s[size_t(j)] = (acc[size_t(j)] + acc[size_t(lanes + j)]) + (acc[size_t(2 * lanes + j)] + acc[size_t(3 * lanes + j)]);
+    for (int width = lanes / 2; width >= 1; width /= 2)
+        for (int j = 0; j < width; ++j) s[size_t(j)] = s[size_t(j)] + s[size_t(j + width)];
+    return s[0];
+}
+
+float batched_order(const float* w, const float* x, int64_t in) {
+    float acc = 0.0f;
+    for (int64_t k = 0; k < in; ++k) acc = std::fma(w[k], x[k], acc);
+    return acc;
+}
+
+TEST(ExactMatmul, MatchesTheDocumentedOrdersBitForBit) {
+    for (const Tier& t : kTiers) {
+        if (!cpu_runs(t.isa)) continue;
+        const int lanes = t.isa == SKN_ISA_AVX512 ? 16 : 8;
+        for (int32_t id : kx::kExactFormats) {
+            const FormatTraits& f = *find_format(id);
+            const Kernel* k = exact_kernel(f.id, LayoutClass::BlockedRowMajor, t.isa);
+            ASSERT_NE(k, nullptr);
+            Weight w(f, 5, f.block_elems >= 256 ? 2 : 10, 70 + uint64_t(id));
+            for (int64_t n : {int64_t(2), int64_t(kx::kExactBatchedMinN) + 1}) {
+                std::vector<float> x(size_t(n * w.in));
+                sample_weight(x.data(), n, w.in, 71);
+                const auto y = run(*k, w.row_major, x, n, w.in, w.out, 1);
+                for (int64_t i = 0; i < n; ++i)
+                    for (int64_t o = 0; o < w.out; ++o) {
+                        const float* wo = &w.decoded[size_t(o * w.in)];
+                        const float* xi = &x[size_t(i * w.in)];
+                        const float want = n < kx::kExactBatchedMinN ? small_n_order(wo, xi, w.in, lanes)
+                                                                     : batched_order(wo, xi, w.in);
+                        ASSERT_EQ(f32_bits(y[size_t(i * w.out + o)]), f32_bits(want))
+                            << k->name << " n=" << n << " [" << i << ", " << o << "]";
+                    }
+            }
+        }
+    }
+}
+
 // A NaN activation poisons exactly its own output row; an infinite one gives
 // infinities or NaN there and nothing elsewhere changes.
 TEST(ExactMatmul, NonFiniteActivationsStayInTheirRow) {
