@@ -40,7 +40,9 @@ void add(Registry& r, FormatId f, LayoutClass c, skn_isa isa, MatmulKernelFn fn,
     k.key = KernelKey{Op::MatmulWt, f, c, exact ? FormatId::F32 : FormatId::Q8_K, isa};
     k.fn = fn;
     k.needs = exact ? kNeedsFloat : kNeedsQuantized;
-    k.rows_per_task = 256;  // a multiple of the 16-row GEMM tile and the 4-row GEMV tile
+    // Fast: a multiple of the 16-row GEMM tile and the 4-row GEMV step, and
+    // the GEMV's INPUT_BLOCK_MAJOR run (kquants_fast512.inc, kIbmRows).
+    k.rows_per_task = exact ? 64 : 256;
     k.supports = c == LayoutClass::BlockedRowMajor ? rm_canonical : ibm_canonical;
     r.add(std::move(k));
 }
