@@ -6,11 +6,13 @@
 // products u[4k+j] * s[4k+j] (u unsigned, s signed bytes). With VNNI this is
 // one vpdpbusd; without it, vpmaddubsw + vpmaddwd + vpaddd. vpmaddubsw
 // saturates each pair sum u0*s0 + u1*s1 to int16, so callers must keep it
-// within [-32768, 32767] — true whenever u <= 128 and s >= -127, or u <= 127
-// (the sign trick on int8 codes: u = |w| <= 128, s = sign(w) * a with
-// |a| <= 127; 4- to 6-bit unsigned codes against any int8). Under that
-// contract both spellings give the same exact sums, so the tiers give
-// bit-identical results.
+// within [-32768, 32767] — true whenever u <= 127 (4- to 6-bit unsigned
+// codes against any int8), or u <= 128 and s >= -127 (the sign trick on int8
+// weight codes against Q8_0 activations, which stop at -127: u = |w|,
+// s = sign(w) * a). Activations that may be -128 (Q8_K) with signed weight
+// levels go in the other way round: u = |a| <= 128, s = sign(a) * level with
+// |level| <= 127. Under that contract both spellings give the same exact
+// sums, so the tiers give bit-identical results.
 //
 // SKN_X86_TIER(name) appends the tier of the current flags to a kernel name:
 // a body written once in a .inc file is included by one .cpp per tier, and

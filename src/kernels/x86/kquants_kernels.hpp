@@ -23,8 +23,6 @@ struct KqArgs {
     int64_t n = 0;               // activation rows
     const uint8_t* xq = nullptr;  // Q8_K activation rows (fast precision)
     size_t xq_stride = 0;
-    const float* xf = nullptr;    // float activations (exact precision)
-    int64_t xf_stride = 0;
     const float* bias = nullptr;
     float* y = nullptr;
     int64_t y_stride = 0;

@@ -23,8 +23,6 @@ void kq_entry(const MatmulArgs& m, int64_t out_begin, int64_t out_end) {
     a.n = m.n;
     a.xq = m.xq;
     a.xq_stride = m.xq_stride;
-    a.xf = m.xf;
-    a.xf_stride = m.xf_stride;
     a.bias = m.bias;
     a.y = m.y;
     a.y_stride = m.y_stride;
@@ -35,12 +33,14 @@ void kq_entry(const MatmulArgs& m, int64_t out_begin, int64_t out_end) {
 bool rm_canonical(const Layout& l) { return l.rank == 2 && l.strides[1] == 1 && l.strides[0] == l.grid[1]; }
 bool ibm_canonical(const Layout& l) { return l.rank == 2 && l.strides[0] == 1 && l.strides[1] == l.grid[0]; }
 
-void add(Registry& r, FormatId f, LayoutClass c, skn_isa isa, MatmulKernelFn fn, bool exact = false) {
+void add(Registry& r, FormatId f, LayoutClass c, skn_isa isa, MatmulKernelFn fn) {
     Kernel k;
-    k.key = KernelKey{Op::MatmulWt, f, c, exact ? FormatId::F32 : FormatId::Q8_K, isa};
+    k.key = KernelKey{Op::MatmulWt, f, c, FormatId::Q8_K, isa};
     k.fn = fn;
-    k.needs = exact ? kNeedsFloat : kNeedsQuantized;
-    k.rows_per_task = 256;  // a multiple of the 16-row GEMM tile and the 4-row GEMV tile
+    k.needs = kNeedsQuantized;
+    // A multiple of the 16-row GEMM tile and the 4-row GEMV step, and the
+    // GEMV's INPUT_BLOCK_MAJOR run (kquants_fast512.inc, kIbmRows).
+    k.rows_per_task = 256;
     k.supports = c == LayoutClass::BlockedRowMajor ? rm_canonical : ibm_canonical;
     r.add(std::move(k));
 }
