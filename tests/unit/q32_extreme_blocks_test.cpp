@@ -27,13 +27,13 @@ namespace {
 
 // Bytes of one block of `f`: the scale fields, then the code bytes filled
 // with `fill` (so 0xFF is every 4-bit code at 15, 0x80 is Q8_0's -128 or a
-// nibble pair 0 / 8).
+// nibble pair 0 / 8, 0x77 is MXFP4's largest value, +6, everywhere).
 void write_block(FormatId f, std::vector<uint8_t>& b, size_t at, int kind, uint32_t rnd) {
     static const float kScales[] = {0.5f, 0.0f, -0.25f, 1.0f, 0.0078125f, 3.0f};
-    static const uint8_t kFills[] = {0x00, 0xFF, 0x80, 0x7F, 0x88, 0x08, 0x81};
+    static const uint8_t kFills[] = {0x00, 0xFF, 0x80, 0x7F, 0x88, 0x08, 0x81, 0x77};
     const float d = kScales[kind % 6];
     const float m = (kind & 1) ? 0.5f : -0.75f;
-    const uint8_t fill = kFills[kind % 7];
+    const uint8_t fill = kFills[kind % 8];
     const bool random_codes = kind % 5 == 4;
     auto codes = [&](size_t from, size_t count) {
         for (size_t k = 0; k < count; ++k) {

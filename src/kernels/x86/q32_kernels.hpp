@@ -27,8 +27,6 @@ struct Q32Args {
     int64_t n = 0;               // activation rows
     const uint8_t* xq = nullptr; // Q8_0 / Q8_1 activation rows (fast precision)
     size_t xq_stride = 0;        // bytes
-    const float* xf = nullptr;   // float activation rows (exact precision)
-    int64_t xf_stride = 0;       // floats
     const float* bias = nullptr;
     float* y = nullptr;
     int64_t y_stride = 0;

@@ -24,8 +24,6 @@ void entry(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
     q.n = a.n;
     q.xq = a.xq;
     q.xq_stride = a.xq_stride;
-    q.xf = a.xf;
-    q.xf_stride = a.xf_stride;
     q.bias = a.bias;
     q.y = a.y;
     q.y_stride = a.y_stride;
