@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "dispatch/activation_quant.hpp"
 #include "layout/orientation.hpp"
 #include "layout/prepack.hpp"
 #include "runtime/error.hpp"
@@ -161,7 +162,8 @@ void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const 
         const FormatTraits& af = *find_format(act);
         const size_t row_bytes = size_t(in / af.block_elems) * size_t(af.block_bytes);
         uint8_t* xq = ctx.byte_scratch(row_bytes * size_t(n));
-        for (int64_t i = 0; i < n; ++i) af.quantize_row(x + i * x_stride, in, xq + size_t(i) * row_bytes);
+        const QuantizeRowFn quantize = activation_quantizer(af, ctx.isa_cap());
+        for (int64_t i = 0; i < n; ++i) quantize(x + i * x_stride, in, xq + size_t(i) * row_bytes);
         a.xq = xq;
         a.xq_stride = row_bytes;
         if (k.needs & kNeedsFloat) {
