@@ -13,20 +13,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/x86/packed_args.hpp"
+
 namespace skn::kernels::x86 {
 
-struct KqArgs {
-    const uint8_t* w = nullptr;  // block (0, 0) of the weight
-    int64_t so = 0;              // bytes from block (o, b) to (o + 1, b)
-    int64_t sb = 0;              // bytes from block (o, b) to (o, b + 1)
-    int64_t bpr = 0;             // super-blocks per row
-    int64_t n = 0;               // activation rows
-    const uint8_t* xq = nullptr;  // Q8_K activation rows (fast precision)
-    size_t xq_stride = 0;
-    const float* bias = nullptr;
-    float* y = nullptr;
-    int64_t y_stride = 0;
-};
+using KqArgs = PackedArgs;
 
 using KqFn = void (*)(const KqArgs& a, int64_t out_begin, int64_t out_end);
 

@@ -17,19 +17,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/x86/packed_args.hpp"
+
 namespace skn::kernels::x86 {
 
-struct Nvfp4Args {
-    const uint8_t* w = nullptr;  // block (0, 0) of the weight
-    int64_t so = 0, sb = 0;      // bytes between blocks (o, b) and (o + 1, b) / (o, b + 1)
-    int64_t bpr = 0;             // weight blocks per row
-    int64_t n = 0;               // activation rows
-    const uint8_t* xq = nullptr; // Q8_0 activation rows, xq_stride bytes apart
-    size_t xq_stride = 0;
-    const float* bias = nullptr;
-    float* y = nullptr;
-    int64_t y_stride = 0;
-};
+using Nvfp4Args = PackedArgs;
 
 using Nvfp4KernelFn = void (*)(const Nvfp4Args& a, int64_t out_begin, int64_t out_end);
 

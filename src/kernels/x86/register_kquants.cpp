@@ -7,26 +7,11 @@
 namespace skn {
 namespace {
 
-using kernels::x86::KqArgs;
 using kernels::x86::KqFn;
 
 template <KqFn F>
 void kq_entry(const MatmulArgs& m, int64_t out_begin, int64_t out_end) {
-    const View& w = *m.w;
-    const Layout& l = w.layout;
-    const int64_t bb = l.format->block_bytes;
-    KqArgs a;
-    a.w = w.data + size_t(l.offset * bb);
-    a.so = l.strides[0] * bb;
-    a.sb = l.strides[1] * bb;
-    a.bpr = l.grid[1];
-    a.n = m.n;
-    a.xq = m.xq;
-    a.xq_stride = m.xq_stride;
-    a.bias = m.bias;
-    a.y = m.y;
-    a.y_stride = m.y_stride;
-    F(a, out_begin, out_end);
+    F(kernels::x86::packed_args(m), out_begin, out_end);
 }
 
 // Canonical strides of a fresh [out, in] view in either order (any offset).

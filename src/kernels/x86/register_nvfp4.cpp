@@ -11,26 +11,11 @@
 namespace skn {
 namespace {
 
-using kernels::x86::Nvfp4Args;
 using kernels::x86::Nvfp4KernelFn;
 
 template <Nvfp4KernelFn F>
 void entry(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
-    const View& w = *a.w;
-    const Layout& l = w.layout;
-    const int64_t bb = l.format->block_bytes;
-    Nvfp4Args t;
-    t.w = w.data + l.offset * bb;
-    t.so = l.strides[0] * bb;
-    t.sb = l.strides[1] * bb;
-    t.bpr = l.grid[1];
-    t.n = a.n;
-    t.xq = a.xq;
-    t.xq_stride = a.xq_stride;
-    t.bias = a.bias;
-    t.y = a.y;
-    t.y_stride = a.y_stride;
-    F(t, out_begin, out_end);
+    F(kernels::x86::packed_args(a), out_begin, out_end);
 }
 
 }  // namespace

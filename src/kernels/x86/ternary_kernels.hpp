@@ -9,20 +9,11 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/x86/packed_args.hpp"
+
 namespace skn::kernels::x86 {
 
-struct TernaryArgs {
-    const uint8_t* w = nullptr;  // block (0, 0) of the weight
-    int64_t so = 0, sb = 0;      // bytes between blocks (o, b) and (o + 1, b) / (o, b + 1)
-    int64_t bpr = 0;             // weight blocks per row
-    int64_t n = 0;               // activation rows
-    const uint8_t* xq = nullptr; // quantized activations (Q8_K or Q8_0), rows xq_stride bytes apart
-    size_t xq_stride = 0;
-    const float* bias = nullptr;
-    float* y = nullptr;
-    int64_t y_stride = 0;
-    float tensor_scale = 1.0f;   // I2_S
-};
+using TernaryArgs = PackedArgs;
 
 using TernaryKernelFn = void (*)(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 
