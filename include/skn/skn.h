@@ -796,7 +796,9 @@ SKN_API void skn_context_destroy(skn_context* ctx);
  * Returns SKN_OK or SKN_E_INVALID_ARGUMENT. */
 SKN_API skn_status skn_context_set_threads(skn_context* ctx, int threads);
 /* Run matmul work on the caller's parallel-for instead of the pool (fn NULL
- * restores the pool), so an engine can lend its own threads.
+ * restores the pool), so an engine can lend its own threads. A task's
+ * kernel uses up to about 128 KiB of the running thread's stack (register
+ * tiles and decoded panels): lend threads with at least 256 KiB of stack.
  * Returns SKN_OK or SKN_E_INVALID_ARGUMENT. */
 SKN_API skn_status skn_context_set_parallel_for(skn_context* ctx, skn_parallel_for_fn fn, void* user);
 /* Send ADAPTER, KERNEL and FALLBACK events of this context's calls to `fn`
