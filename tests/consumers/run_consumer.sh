@@ -90,7 +90,10 @@ case "$lang" in
     skn_bin=$(command -v skn)
     echo "skn program: $skn_bin"
     if [ -z "${SKN_PREFIX:-}" ]; then
-      ldd "$skn_bin" | grep -Eq "libskn.so.1 => (/usr)?/lib/" || { echo "FAIL: $skn_bin does not load /usr's libskn"; ldd "$skn_bin"; exit 1; }
+      # Capture first: with pipefail, grep -q quitting at its match can kill
+      # ldd with SIGPIPE and fail a pipeline that matched.
+      deps=$(ldd "$skn_bin")
+      grep -Eq "libskn.so.1 => (/usr)?/lib/" <<< "$deps" || { echo "FAIL: $skn_bin does not load /usr's libskn"; echo "$deps"; exit 1; }
     fi
     skn version
     skn demo | grep -E 'Q4_K .*%'
