@@ -3,6 +3,7 @@
 #include <cmath>
 #include <random>
 
+#include "dispatch/registry.hpp"
 #include "fixtures/sample_weight.hpp"
 #include "formats/tensor_codec.hpp"
 #include "layout/prepack.hpp"
@@ -65,6 +66,13 @@ TestWeight::TestWeight(const FormatTraits& fmt, int64_t o, int64_t bpr, LayoutCl
         prepack(view, BlockOrder::InputBlockMajor, &scope, TraceSink{}, &packed);
         view = packed;
     }
+}
+
+const Kernel* find_kernel(FormatId weight, LayoutClass layout, FormatId activation, skn_isa isa) {
+    const KernelKey want{Op::MatmulWt, weight, layout, activation, isa};
+    for (const Kernel& k : default_registry().kernels())
+        if (k.key == want) return &k;
+    return nullptr;
 }
 
 void run_with_kernel(const Kernel& k, const View& w, const float* x, int64_t n, int64_t xs, const float* bias,

@@ -28,6 +28,9 @@ struct TestWeight {
                bool random_blocks = false);
 };
 
+// The registered kernel with exactly this key, or null.
+const Kernel* find_kernel(FormatId weight, LayoutClass layout, FormatId activation, skn_isa isa);
+
 // y = x * W^T through the dispatcher with a registry holding only `k`,
 // capped at k's ISA, in the precision k's key implies.
 void run_with_kernel(const Kernel& k, const View& w, const float* x, int64_t n, int64_t xs, const float* bias,

@@ -12,6 +12,7 @@
 
 #include "dispatch/matmul.hpp"
 #include "fixtures/sample_weight.hpp"
+#include "support/matmul_harness.hpp"
 #include "formats/format.hpp"
 #include "formats/half.hpp"
 #include "formats/tensor_codec.hpp"
@@ -152,23 +153,13 @@ struct Weight {
 };
 
 const Kernel* exact_kernel(FormatId f, LayoutClass c, skn_isa isa) {
-    for (const Kernel& k : default_registry().kernels())
-        if (k.key.weight == f && k.key.layout == c && k.key.activation == FormatId::F32 && k.key.isa == isa) return &k;
-    return nullptr;
+    return test::find_kernel(f, c, FormatId::F32, isa);
 }
 
 std::vector<float> run(const Kernel& k, const View& w, const std::vector<float>& x, int64_t n, int64_t in,
                        int64_t out, int threads) {
-    Registry single;
-    single.add(k);
-    Context ctx;
-    ctx.set_registry(&single);
-    ctx.set_isa_cap(k.key.isa);
-    ctx.set_threads(threads);
-    MatmulOptions o;
-    o.precision = Precision::Exact;
     std::vector<float> y(size_t(n * out), -7.0f);
-    matmul_wt(ctx, x.data(), n, in, w, nullptr, y.data(), out, o);
+    test::run_with_kernel(k, w, x.data(), n, in, nullptr, y.data(), out, threads);
     return y;
 }
 

@@ -19,6 +19,7 @@
 #include "formats/tensor_codec.hpp"
 #include "layout/prepack.hpp"
 #include "runtime/cpu.hpp"
+#include "support/matmul_harness.hpp"
 #include "support/matmul_reference.hpp"
 
 namespace skn {
@@ -93,9 +94,7 @@ struct Weights {
 };
 
 const Kernel* find_kernel(LayoutClass c, skn_isa isa) {
-    for (const Kernel& k : default_registry().kernels())
-        if (k.key.weight == FormatId::NVFP4 && k.key.layout == c && k.key.isa == isa) return &k;
-    return nullptr;
+    return test::find_kernel(FormatId::NVFP4, c, FormatId::Q8_0, isa);
 }
 
 std::vector<float> bias() {
@@ -105,15 +104,9 @@ std::vector<float> bias() {
 }
 
 std::vector<float> run(const Kernel& k, const View& w, const std::vector<float>& x, int64_t n, int threads) {
-    Registry single;
-    single.add(k);
-    Context ctx;
-    ctx.set_registry(&single);
-    ctx.set_isa_cap(k.key.isa);
-    ctx.set_threads(threads);
     std::vector<float> y(size_t(n * kOut), -7.0f);
     const std::vector<float> b = bias();
-    matmul_wt(ctx, x.data(), n, kIn, w, b.data(), y.data(), kOut, MatmulOptions{});
+    test::run_with_kernel(k, w, x.data(), n, kIn, b.data(), y.data(), kOut, threads);
     return y;
 }
 

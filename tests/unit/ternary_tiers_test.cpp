@@ -21,6 +21,7 @@
 #include "formats/tensor_codec.hpp"
 #include "layout/prepack.hpp"
 #include "runtime/cpu.hpp"
+#include "support/matmul_harness.hpp"
 #include "support/matmul_reference.hpp"
 
 namespace skn {
@@ -78,22 +79,15 @@ std::vector<float> extreme_activations(int64_t n, int64_t in) {
     return x;
 }
 
+// The fast kernel: the exact tier registers under the same weight and ISA.
 const Kernel* find_kernel(FormatId f, LayoutClass c, skn_isa isa) {
-    for (const Kernel& k : default_registry().kernels())
-        if (k.key.weight == f && k.key.layout == c && k.key.isa == isa) return &k;
-    return nullptr;
+    return test::find_kernel(f, c, find_format(f)->activation, isa);
 }
 
 std::vector<float> run(const Kernel& k, const View& w, const std::vector<float>& x, int64_t n, int64_t in,
                        int threads) {
-    Registry single;
-    single.add(k);
-    Context ctx;
-    ctx.set_registry(&single);
-    ctx.set_isa_cap(k.key.isa);
-    ctx.set_threads(threads);
     std::vector<float> y(size_t(n * kOut), -7.0f);
-    matmul_wt(ctx, x.data(), n, in, w, nullptr, y.data(), kOut, MatmulOptions{});
+    test::run_with_kernel(k, w, x.data(), n, in, nullptr, y.data(), kOut, threads);
     return y;
 }
 
