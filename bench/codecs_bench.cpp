@@ -15,7 +15,7 @@ constexpr int64_t kRows = 64, kCols = 4096;
 const std::vector<float>& sample() {
     static const std::vector<float> w = [] {
         std::vector<float> v(size_t(kRows * kCols));
-        skn::sample_weight(v.data(), kRows, kCols, 1);
+        skn_core::sample_weight(v.data(), kRows, kCols, 1);
         return v;
     }();
     return w;
@@ -32,31 +32,31 @@ void BM_Memcpy(benchmark::State& state) {
 BENCHMARK(BM_Memcpy);
 
 void BM_Quantize(benchmark::State& state) {
-    const skn::FormatTraits& f = *skn::find_format(int32_t(state.range(0)));
+    const skn_core::FormatTraits& f = *skn_core::find_format(int32_t(state.range(0)));
     state.SetLabel(f.name);
-    std::vector<uint8_t> q(skn::quantized_size(f, kRows, kCols));
+    std::vector<uint8_t> q(skn_core::quantized_size(f, kRows, kCols));
     for (auto _ : state) {
-        skn::quantize_tensor(f, sample().data(), kRows, kCols, q.data(), q.size());
+        skn_core::quantize_tensor(f, sample().data(), kRows, kCols, q.data(), q.size());
         benchmark::DoNotOptimize(q.data());
     }
     state.SetItemsProcessed(int64_t(state.iterations()) * kRows * kCols);
 }
 
 void BM_Dequantize(benchmark::State& state) {
-    const skn::FormatTraits& f = *skn::find_format(int32_t(state.range(0)));
+    const skn_core::FormatTraits& f = *skn_core::find_format(int32_t(state.range(0)));
     state.SetLabel(f.name);
-    std::vector<uint8_t> q(skn::quantized_size(f, kRows, kCols));
-    skn::quantize_tensor(f, sample().data(), kRows, kCols, q.data(), q.size());
+    std::vector<uint8_t> q(skn_core::quantized_size(f, kRows, kCols));
+    skn_core::quantize_tensor(f, sample().data(), kRows, kCols, q.data(), q.size());
     std::vector<float> out(sample().size());
     for (auto _ : state) {
-        skn::dequantize_tensor(f, q.data(), q.size(), kRows, kCols, out.data(), out.size());
+        skn_core::dequantize_tensor(f, q.data(), q.size(), kRows, kCols, out.data(), out.size());
         benchmark::DoNotOptimize(out.data());
     }
     state.SetItemsProcessed(int64_t(state.iterations()) * kRows * kCols);
 }
 
 void all_formats(benchmark::internal::Benchmark* b) {
-    for (const auto& f : skn::all_formats()) b->Arg(static_cast<int64_t>(f.id));
+    for (const auto& f : skn_core::all_formats()) b->Arg(static_cast<int64_t>(f.id));
 }
 BENCHMARK(BM_Quantize)->Apply(all_formats);
 BENCHMARK(BM_Dequantize)->Apply(all_formats);

@@ -94,7 +94,7 @@ const Files& files() {
 void open_bench(benchmark::State& state, const std::string& path) {
     uint64_t data_bytes = 0;
     for (auto _ : state) {
-        const auto f = skn::gguf::File::open(path);
+        const auto f = skn_core::gguf::File::open(path);
         data_bytes = f->size() - f->data_offset();
         benchmark::DoNotOptimize(f->tensors().data());
     }

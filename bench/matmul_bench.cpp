@@ -14,24 +14,24 @@ namespace {
 constexpr int64_t kOut = 4096, kIn = 4096;
 
 void BM_MatmulWt(benchmark::State& state) {
-    const auto id = static_cast<skn::FormatId>(state.range(0));
-    const auto order = static_cast<skn::BlockOrder>(state.range(1));
+    const auto id = static_cast<skn_core::FormatId>(state.range(0));
+    const auto order = static_cast<skn_core::BlockOrder>(state.range(1));
     const int64_t n = state.range(2);
-    const skn::FormatTraits& f = *skn::find_format(id);
+    const skn_core::FormatTraits& f = *skn_core::find_format(id);
     std::vector<float> w(size_t(kOut * kIn));
-    skn::sample_weight(w.data(), kOut, kIn, 3);
-    std::vector<uint8_t> q(skn::quantized_size(f, kOut, kIn));
-    skn::quantize_tensor(f, w.data(), kOut, kIn, q.data(), q.size());
+    skn_core::sample_weight(w.data(), kOut, kIn, 3);
+    std::vector<uint8_t> q(skn_core::quantized_size(f, kOut, kIn));
+    skn_core::quantize_tensor(f, w.data(), kOut, kIn, q.data(), q.size());
     const int64_t shape[2] = {kOut, kIn};
-    skn::View v = skn::make_view(q.data(), q.size(), f, shape, 2, skn::BlockOrder::RowMajor);
-    skn::Scope scope;
-    skn::View packed;
-    if (order != skn::BlockOrder::RowMajor && skn::prepack(v, order, &scope, skn::TraceSink{}, &packed)) v = packed;
+    skn_core::View v = skn_core::make_view(q.data(), q.size(), f, shape, 2, skn_core::BlockOrder::RowMajor);
+    skn_core::Scope scope;
+    skn_core::View packed;
+    if (order != skn_core::BlockOrder::RowMajor && skn_core::prepack(v, order, &scope, skn_core::TraceSink{}, &packed)) v = packed;
     std::vector<float> x(size_t(n * kIn), 0.5f), y(size_t(n * kOut));
-    skn::Context ctx;
-    state.SetLabel(std::string(f.name) + " " + skn::order_name(order));
+    skn_core::Context ctx;
+    state.SetLabel(std::string(f.name) + " " + skn_core::order_name(order));
     for (auto _ : state) {
-        skn::matmul_wt(ctx, x.data(), n, kIn, v, nullptr, y.data(), kOut, skn::MatmulOptions{});
+        skn_core::matmul_wt(ctx, x.data(), n, kIn, v, nullptr, y.data(), kOut, skn_core::MatmulOptions{});
         benchmark::DoNotOptimize(y.data());
     }
     state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(q.size()));
@@ -40,8 +40,8 @@ void BM_MatmulWt(benchmark::State& state) {
 }
 
 void cases(benchmark::internal::Benchmark* b) {
-    for (auto id : {skn::FormatId::Q4_0, skn::FormatId::Q8_0, skn::FormatId::Q4_K, skn::FormatId::Q6_K,
-                    skn::FormatId::IQ4_NL, skn::FormatId::MXFP4, skn::FormatId::TQ2_0})
+    for (auto id : {skn_core::FormatId::Q4_0, skn_core::FormatId::Q8_0, skn_core::FormatId::Q4_K, skn_core::FormatId::Q6_K,
+                    skn_core::FormatId::IQ4_NL, skn_core::FormatId::MXFP4, skn_core::FormatId::TQ2_0})
         for (int order : {0, 1})
             for (int64_t n : {1, 32}) b->Args({static_cast<int64_t>(id), order, n});
     b->Unit(benchmark::kMillisecond);

@@ -4,20 +4,20 @@
 #include "runtime/cpu.hpp"
 #include "runtime/log.hpp"
 
-using skn::capi::guarded;
+using skn_core::capi::guarded;
 
 #define SKN_STR2(x) #x
 #define SKN_STR(x) SKN_STR2(x)
 
 extern "C" {
 
-SKN_API const char* skn_last_error(void) { return skn::last_error_message(); }
+SKN_API const char* skn_last_error(void) { return skn_core::last_error_message(); }
 
 SKN_API const char* skn_status_name(skn_status status) {
-    const int64_t raw = skn::capi::raw_enum(status);
+    const int64_t raw = skn_core::capi::raw_enum(status);
     for (skn_status s : {SKN_OK, SKN_E_INVALID_ARGUMENT, SKN_E_UNKNOWN_FORMAT, SKN_E_UNSUPPORTED, SKN_E_BUFFER_TOO_SMALL,
                          SKN_E_OUT_OF_MEMORY, SKN_E_FORMAT, SKN_E_INTERNAL})
-        if (raw == s) return skn::status_name(s);
+        if (raw == s) return skn_core::status_name(s);
     return "unknown status";
 }
 
@@ -27,22 +27,22 @@ SKN_API const char* skn_version_string(void) {
     return SKN_STR(SKN_VERSION_MAJOR) "." SKN_STR(SKN_VERSION_MINOR) "." SKN_STR(SKN_VERSION_PATCH);
 }
 
-SKN_API skn_isa skn_cpu_isa(void) { return skn::detected_isa(); }
+SKN_API skn_isa skn_cpu_isa(void) { return skn_core::detected_isa(); }
 
 SKN_API const char* skn_isa_name(skn_isa isa) {
     // Validate the caller's integer before it becomes an enum (see raw_enum).
-    const int64_t raw = skn::capi::raw_enum(isa);
+    const int64_t raw = skn_core::capi::raw_enum(isa);
     const bool known = (raw >= SKN_ISA_SCALAR && raw <= SKN_ISA_AVX512_VNNI) || raw == SKN_ISA_NEON ||
                        raw == SKN_ISA_NEON_DOTPROD;
-    return known ? skn::isa_tag(static_cast<skn_isa>(raw)) : "unknown";
+    return known ? skn_core::isa_tag(static_cast<skn_isa>(raw)) : "unknown";
 }
 
 SKN_API skn_status skn_set_log_callback(skn_log_level level, skn_log_fn fn, void* user) {
     return guarded([&] {
-        const int64_t raw = skn::capi::raw_enum(level);
+        const int64_t raw = skn_core::capi::raw_enum(level);
         if (raw < SKN_LOG_TRACE || raw > SKN_LOG_OFF || raw == 5 ||
-            !skn::set_log_callback(static_cast<skn_log_level>(raw), fn, user))
-            skn::fail(SKN_E_INVALID_ARGUMENT, "log level {} is not an skn_log_level (use SKN_LOG_TRACE .. SKN_LOG_OFF)",
+            !skn_core::set_log_callback(static_cast<skn_log_level>(raw), fn, user))
+            skn_core::fail(SKN_E_INVALID_ARGUMENT, "log level {} is not an skn_log_level (use SKN_LOG_TRACE .. SKN_LOG_OFF)",
                       raw);
     });
 }

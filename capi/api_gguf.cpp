@@ -13,10 +13,10 @@
 #include "gguf/reader.hpp"
 #include "gguf/writer.hpp"
 
-using skn::capi::guarded;
-using skn::capi::raw_enum;
-using skn::capi::require_non_null;
-namespace gguf = skn::gguf;
+using skn_core::capi::guarded;
+using skn_core::capi::raw_enum;
+using skn_core::capi::require_non_null;
+namespace gguf = skn_core::gguf;
 
 
 struct skn_gguf_writer {
@@ -35,7 +35,7 @@ gguf::OpenOptions open_options(const skn_gguf_options* o) {
     gguf::OpenOptions out;
     if (o == nullptr) return out;
     if (o->struct_size < kOptionsV1Size)
-        skn::fail(SKN_E_INVALID_ARGUMENT,
+        skn_core::fail(SKN_E_INVALID_ARGUMENT,
                   "options->struct_size is {} but must be at least {}: set it to sizeof(skn_gguf_options)",
                   o->struct_size, kOptionsV1Size);
     const int64_t orientation = raw_enum(o->orientation);
@@ -44,7 +44,7 @@ gguf::OpenOptions open_options(const skn_gguf_options* o) {
     else if (orientation == SKN_GGUF_AS_STORED)
         out.orientation = gguf::Orientation::AsStored;
     else
-        skn::fail(SKN_E_INVALID_ARGUMENT,
+        skn_core::fail(SKN_E_INVALID_ARGUMENT,
                   "options->orientation is {}: use SKN_GGUF_OUT_IN (0) or SKN_GGUF_AS_STORED (1)", orientation);
     out.allow_unsupported = o->allow_unsupported != 0;
     return out;
@@ -127,7 +127,7 @@ SKN_API skn_status skn_gguf_tensor_info(const skn_gguf* g, int64_t index, skn_gg
         const gguf::File& f = file_of(g);
         require_non_null(info, "info");
         if (info->struct_size < kTensorInfoV1Size)
-            skn::fail(SKN_E_INVALID_ARGUMENT,
+            skn_core::fail(SKN_E_INVALID_ARGUMENT,
                       "info->struct_size is {} but must be at least {}: set it to sizeof(skn_gguf_tensor_props)",
                       info->struct_size, kTensorInfoV1Size);
         const gguf::Tensor& t = f.tensor(index);
@@ -302,7 +302,7 @@ SKN_API skn_status skn_gguf_writer_add_bool(skn_gguf_writer* w, const char* key,
         gguf::Writer& wr = writer_of(w);
         require_non_null(key, "key");
         if (value != 0 && value != 1)
-            skn::fail(SKN_E_INVALID_ARGUMENT, "key \"{}\": a bool must be 0 or 1, not {}", key, value);
+            skn_core::fail(SKN_E_INVALID_ARGUMENT, "key \"{}\": a bool must be 0 or 1, not {}", key, value);
         wr.add_bool(key, value != 0);
     });
 }
@@ -323,7 +323,7 @@ SKN_API skn_status skn_gguf_writer_add_array(skn_gguf_writer* w, const char* key
         require_non_null(key, "key");
         const int64_t raw = raw_enum(element_type);
         if (raw < 0 || !gguf::is_value_type(uint32_t(raw)))
-            skn::fail(SKN_E_INVALID_ARGUMENT, "element type {} is not an skn_gguf_type", raw);
+            skn_core::fail(SKN_E_INVALID_ARGUMENT, "element type {} is not an skn_gguf_type", raw);
         if (count != 0) require_non_null(data, "data");
         wr.add_array(key, gguf::ArrayValue::numbers(gguf::ValueType(raw), data, count));
     });
@@ -340,7 +340,7 @@ SKN_API skn_status skn_gguf_writer_add_string_array(skn_gguf_writer* w, const ch
         for (uint64_t i = 0; i < count; ++i) {
             const size_t len = lengths != nullptr ? lengths[i] : (strings[i] ? std::strlen(strings[i]) : 0);
             if (strings[i] == nullptr && len != 0)
-                skn::fail(SKN_E_INVALID_ARGUMENT, "strings[{}] is NULL but its length is {}", i, len);
+                skn_core::fail(SKN_E_INVALID_ARGUMENT, "strings[{}] is NULL but its length is {}", i, len);
             copy.emplace_back(strings[i] != nullptr ? strings[i] : "", len);
         }
         wr.add_array(key, gguf::ArrayValue::of_strings(std::move(copy)));
@@ -355,10 +355,10 @@ SKN_API skn_status skn_gguf_writer_add_tensor(skn_gguf_writer* w, const char* na
         require_non_null(ne, "ne");
         require_non_null(data, "data");
         const int64_t id = raw_enum(format);
-        const skn::FormatTraits* f = id >= INT32_MIN && id <= INT32_MAX ? skn::find_format(int32_t(id)) : nullptr;
-        if (f == nullptr) skn::fail(SKN_E_UNKNOWN_FORMAT, "format id {} is not one skn implements", id);
+        const skn_core::FormatTraits* f = id >= INT32_MIN && id <= INT32_MAX ? skn_core::find_format(int32_t(id)) : nullptr;
+        if (f == nullptr) skn_core::fail(SKN_E_UNKNOWN_FORMAT, "format id {} is not one skn implements", id);
         if (rank < 1 || rank > gguf::kMaxRank)
-            skn::fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": rank {} is outside 1..{}", name, rank, gguf::kMaxRank);
+            skn_core::fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": rank {} is outside 1..{}", name, rank, gguf::kMaxRank);
         wr.add_tensor(name, *f, std::span<const int64_t>(ne, size_t(rank)),
                       std::span<const uint8_t>(static_cast<const uint8_t*>(data), size));
     });

@@ -5,34 +5,34 @@
 #include "layout/orientation.hpp"
 #include "layout/prepack.hpp"
 
-using skn::capi::guarded;
-using skn::capi::new_view_handle;
-using skn::capi::require_non_null;
+using skn_core::capi::guarded;
+using skn_core::capi::new_view_handle;
+using skn_core::capi::require_non_null;
 
 struct skn_context {
-    skn::Context ctx;
+    skn_core::Context ctx;
 };
 
 namespace {
 
-skn::Context& context_of(skn_context* c) {
+skn_core::Context& context_of(skn_context* c) {
     require_non_null(c, "ctx");
     return c->ctx;
 }
 
 constexpr size_t kOptionsV1Size = offsetof(skn_matmul_options, scope) + sizeof(skn_scope*);
 
-skn::MatmulOptions to_options(const skn_matmul_options* o) {
-    skn::MatmulOptions out;
+skn_core::MatmulOptions to_options(const skn_matmul_options* o) {
+    skn_core::MatmulOptions out;
     if (o == nullptr) return out;
     if (o->struct_size < kOptionsV1Size)
-        skn::fail(SKN_E_INVALID_ARGUMENT, "opts->struct_size is {}: set it to sizeof(skn_matmul_options) ({})",
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "opts->struct_size is {}: set it to sizeof(skn_matmul_options) ({})",
                   o->struct_size, sizeof(skn_matmul_options));
-    const int64_t precision = skn::capi::raw_enum(o->precision);
+    const int64_t precision = skn_core::capi::raw_enum(o->precision);
     if (precision != SKN_PRECISION_FAST && precision != SKN_PRECISION_EXACT)
-        skn::fail(SKN_E_INVALID_ARGUMENT, "precision {} is not SKN_PRECISION_FAST (0) or SKN_PRECISION_EXACT (1)",
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "precision {} is not SKN_PRECISION_FAST (0) or SKN_PRECISION_EXACT (1)",
                   precision);
-    out.precision = static_cast<skn::Precision>(precision);
+    out.precision = static_cast<skn_core::Precision>(precision);
     out.prepack_weights = o->prepack_weights != 0;
     out.strict = o->strict != 0;
     out.scope = o->scope != nullptr ? &o->scope->scope : nullptr;
@@ -57,17 +57,17 @@ SKN_API skn_status skn_context_set_threads(skn_context* ctx, int threads) {
 }
 
 SKN_API skn_status skn_context_set_parallel_for(skn_context* ctx, skn_parallel_for_fn fn, void* user) {
-    return guarded([&] { context_of(ctx).set_parallel_for(skn::ParallelFor{fn, user}); });
+    return guarded([&] { context_of(ctx).set_parallel_for(skn_core::ParallelFor{fn, user}); });
 }
 
 SKN_API skn_status skn_context_set_trace(skn_context* ctx, skn_trace_fn fn, void* user) {
-    return guarded([&] { context_of(ctx).set_trace(skn::TraceSink{fn, user}); });
+    return guarded([&] { context_of(ctx).set_trace(skn_core::TraceSink{fn, user}); });
 }
 
 SKN_API skn_status skn_context_set_isa(skn_context* ctx, skn_isa cap) {
     return guarded([&] {
-        skn::Context& c = context_of(ctx);
-        const int64_t raw = skn::capi::raw_enum(cap);
+        skn_core::Context& c = context_of(ctx);
+        const int64_t raw = skn_core::capi::raw_enum(cap);
         skn_isa isa = SKN_ISA_SCALAR;
         bool known = false;
         for (skn_isa t : {SKN_ISA_SCALAR, SKN_ISA_AVX2, SKN_ISA_AVX_VNNI, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI,
@@ -76,7 +76,7 @@ SKN_API skn_status skn_context_set_isa(skn_context* ctx, skn_isa cap) {
                 isa = t;
                 known = true;
             }
-        if (!known) skn::fail(SKN_E_INVALID_ARGUMENT, "ISA {} is not an skn_isa", raw);
+        if (!known) skn_core::fail(SKN_E_INVALID_ARGUMENT, "ISA {} is not an skn_isa", raw);
         c.set_isa_cap(isa);
     });
 }
@@ -85,34 +85,34 @@ SKN_API skn_status skn_matmul_wt(skn_context* ctx, const float* x, int64_t x_row
                                  const skn_view* w, const float* bias, float* y, int64_t y_row_stride,
                                  const skn_matmul_options* opts) {
     return guarded([&] {
-        skn::Context& c = context_of(ctx);
+        skn_core::Context& c = context_of(ctx);
         require_non_null(w, "w");
-        skn::matmul_wt(c, x, x_rows, x_row_stride, w->view, bias, y, y_row_stride, to_options(opts));
+        skn_core::matmul_wt(c, x, x_rows, x_row_stride, w->view, bias, y, y_row_stride, to_options(opts));
     });
 }
 
 SKN_API skn_status skn_prepack_for_matmul(skn_context* ctx, const skn_view* w, skn_scope* scope, skn_view** out) {
     return guarded([&] {
-        skn::Context& c = context_of(ctx);
+        skn_core::Context& c = context_of(ctx);
         require_non_null(w, "w");
         require_non_null(out, "out");
-        const skn::Layout& l = w->view.layout;
+        const skn_core::Layout& l = w->view.layout;
         if (l.rank != 2)
-            skn::fail(SKN_E_INVALID_ARGUMENT, "a matmul weight is rank 2 [out, in]; this one is {}", l.describe());
-        skn::require_out_in(l.shape[0], l.shape[1], *l.format);
-        skn::View packed;
+            skn_core::fail(SKN_E_INVALID_ARGUMENT, "a matmul weight is rank 2 [out, in]; this one is {}", l.describe());
+        skn_core::require_out_in(l.shape[0], l.shape[1], *l.format);
+        skn_core::View packed;
         if (l.packed() &&
-            skn::prepack(w->view, skn::preferred_order(c, w->view), scope ? &scope->scope : nullptr, c.trace(), &packed))
+            skn_core::prepack(w->view, skn_core::preferred_order(c, w->view), scope ? &scope->scope : nullptr, c.trace(), &packed))
             *out = new_view_handle(packed);
         else
             *out = skn_view_retain(const_cast<skn_view*>(w));
     });
 }
 
-SKN_API int32_t skn_kernel_count(void) { return static_cast<int32_t>(skn::default_registry().kernels().size()); }
+SKN_API int32_t skn_kernel_count(void) { return static_cast<int32_t>(skn_core::default_registry().kernels().size()); }
 
 SKN_API const char* skn_kernel_name(int32_t index) {
-    const auto& k = skn::default_registry().kernels();
+    const auto& k = skn_core::default_registry().kernels();
     if (index < 0 || size_t(index) >= k.size()) return nullptr;
     return k[size_t(index)].name.c_str();
 }

@@ -7,13 +7,13 @@
 #include "layout/prepack.hpp"
 #include "layout/relayout.hpp"
 
-using skn::capi::guarded;
-using skn::capi::lookup_format;
-using skn::capi::raw_enum;
-using skn::capi::new_view_handle;
-using skn::capi::require_non_null;
+using skn_core::capi::guarded;
+using skn_core::capi::lookup_format;
+using skn_core::capi::raw_enum;
+using skn_core::capi::new_view_handle;
+using skn_core::capi::require_non_null;
 
-namespace skn::capi {
+namespace skn_core::capi {
 
 skn_view* new_view_handle(const View& v) {
     auto* h = new skn_view;
@@ -31,47 +31,47 @@ const FormatTraits& lookup_format(int64_t format) {
     return *f;
 }
 
-}  // namespace skn::capi
+}  // namespace skn_core::capi
 
 namespace {
 
-skn::BlockOrder to_order(int64_t o) {
+skn_core::BlockOrder to_order(int64_t o) {
     if (o != SKN_ORDER_ROW_MAJOR && o != SKN_ORDER_INPUT_BLOCK_MAJOR)
-        skn::fail(SKN_E_INVALID_ARGUMENT,
+        skn_core::fail(SKN_E_INVALID_ARGUMENT,
                   "block order {} is not SKN_ORDER_ROW_MAJOR (0) or SKN_ORDER_INPUT_BLOCK_MAJOR (1)", o);
-    return static_cast<skn::BlockOrder>(o);
+    return static_cast<skn_core::BlockOrder>(o);
 }
 
-const skn::View& view_of(const skn_view* v) {
+const skn_core::View& view_of(const skn_view* v) {
     require_non_null(v, "view");
     return v->view;
 }
 
 void relayout(int64_t format, const void* src, size_t src_size, void* dst, size_t dst_size, int64_t rows,
               int64_t bpr, bool forward) {
-    const skn::FormatTraits& f = lookup_format(format);
+    const skn_core::FormatTraits& f = lookup_format(format);
     if (!f.block_quantized)
-        skn::fail(SKN_E_INVALID_ARGUMENT, "{} is a dense format: it has no blocks to reorder", f.name);
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "{} is a dense format: it has no blocks to reorder", f.name);
     require_non_null(src, "src");
     require_non_null(dst, "dst");
     const char* what = forward ? "skn_packed_to_kernel_order" : "skn_packed_to_canonical_order";
     if (rows <= 0 || bpr <= 0)
-        skn::fail(SKN_E_INVALID_ARGUMENT, "{}: rows ({}) and blocks_per_row ({}) must be positive", what, rows, bpr);
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "{}: rows ({}) and blocks_per_row ({}) must be positive", what, rows, bpr);
     const size_t trailer = size_t(f.tensor_trailer_bytes);
     uint64_t blocks = 0, need = 0;
     if (__builtin_mul_overflow(uint64_t(rows), uint64_t(bpr), &blocks) ||
         __builtin_mul_overflow(blocks, uint64_t(f.block_bytes), &need) || __builtin_add_overflow(need, trailer, &need))
-        skn::fail(SKN_E_INVALID_ARGUMENT, "{}: a {} x {} grid of {} overflows 64 bits", what, rows, bpr, f.name);
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "{}: a {} x {} grid of {} overflows 64 bits", what, rows, bpr, f.name);
     if (src_size < need || dst_size < need)
-        skn::fail(SKN_E_BUFFER_TOO_SMALL, "{}: a {} x {} {} grid{} needs {} bytes; src has {}, dst has {}", what,
+        skn_core::fail(SKN_E_BUFFER_TOO_SMALL, "{}: a {} x {} {} grid{} needs {} bytes; src has {}, dst has {}", what,
                   rows, bpr, f.name, trailer ? " with its trailer" : "", need, src_size, dst_size);
     const size_t block_bytes = size_t(need) - trailer;
     const auto* s = static_cast<const uint8_t*>(src);
     auto* d = static_cast<uint8_t*>(dst);
     if (s < d + need && d < s + need)
-        skn::fail(SKN_E_INVALID_ARGUMENT, "{}: src and dst overlap; the permutation cannot run in place", what);
-    if (forward) skn::to_kernel_order(s, block_bytes, d, block_bytes, rows, bpr, size_t(f.block_bytes));
-    else skn::to_canonical_order(s, block_bytes, d, block_bytes, rows, bpr, size_t(f.block_bytes));
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "{}: src and dst overlap; the permutation cannot run in place", what);
+    if (forward) skn_core::to_kernel_order(s, block_bytes, d, block_bytes, rows, bpr, size_t(f.block_bytes));
+    else skn_core::to_canonical_order(s, block_bytes, d, block_bytes, rows, bpr, size_t(f.block_bytes));
     std::copy(s + block_bytes, s + need, d + block_bytes);
 }
 
@@ -100,8 +100,8 @@ SKN_API skn_status skn_view_from_bytes(const void* data, size_t nbytes, skn_form
                                        int rank, skn_block_order order, skn_view** out) {
     return guarded([&] {
         require_non_null(out, "out");
-        const skn::FormatTraits& f = lookup_format(raw_enum(format));
-        *out = new_view_handle(skn::make_view(data, nbytes, f, shape, rank, to_order(raw_enum(order))));
+        const skn_core::FormatTraits& f = lookup_format(raw_enum(format));
+        *out = new_view_handle(skn_core::make_view(data, nbytes, f, shape, rank, to_order(raw_enum(order))));
     });
 }
 
@@ -134,7 +134,7 @@ SKN_API int skn_view_rank(const skn_view* view) { return view == nullptr ? 0 : v
 
 SKN_API skn_status skn_view_shape(const skn_view* view, int64_t shape[4]) {
     return guarded([&] {
-        const skn::View& v = view_of(view);
+        const skn_core::View& v = view_of(view);
         require_non_null(shape, "shape");
         for (int d = 0; d < 4; ++d) shape[d] = d < v.layout.rank ? v.layout.shape[size_t(d)] : 0;
     });
@@ -142,47 +142,47 @@ SKN_API skn_status skn_view_shape(const skn_view* view, int64_t shape[4]) {
 
 SKN_API skn_status skn_view_narrow(const skn_view* view, int dim, int64_t start, int64_t length, skn_view** out) {
     return guarded([&] {
-        const skn::View& v = view_of(view);
+        const skn_core::View& v = view_of(view);
         require_non_null(out, "out");
-        *out = new_view_handle(skn::with_layout(v, skn::narrow(v.layout, dim, start, length)));
+        *out = new_view_handle(skn_core::with_layout(v, skn_core::narrow(v.layout, dim, start, length)));
     });
 }
 
 SKN_API skn_status skn_view_transpose(const skn_view* view, int dim0, int dim1, skn_view** out) {
     return guarded([&] {
-        const skn::View& v = view_of(view);
+        const skn_core::View& v = view_of(view);
         require_non_null(out, "out");
-        *out = new_view_handle(skn::with_layout(v, skn::transpose(v.layout, dim0, dim1)));
+        *out = new_view_handle(skn_core::with_layout(v, skn_core::transpose(v.layout, dim0, dim1)));
     });
 }
 
 SKN_API skn_status skn_view_unsqueeze(const skn_view* view, int dim, skn_view** out) {
     return guarded([&] {
-        const skn::View& v = view_of(view);
+        const skn_core::View& v = view_of(view);
         require_non_null(out, "out");
-        *out = new_view_handle(skn::with_layout(v, skn::unsqueeze(v.layout, dim)));
+        *out = new_view_handle(skn_core::with_layout(v, skn_core::unsqueeze(v.layout, dim)));
     });
 }
 
 SKN_API skn_status skn_view_get(const skn_view* view, const int64_t* indices, int rank, float* out) {
     return guarded([&] {
-        const skn::View& v = view_of(view);
+        const skn_core::View& v = view_of(view);
         require_non_null(out, "out");
-        *out = skn::view_get(v, indices, rank);
+        *out = skn_core::view_get(v, indices, rank);
     });
 }
 
 SKN_API skn_status skn_view_to_float(const skn_view* view, float* dst, size_t dst_count) {
-    return guarded([&] { skn::view_to_float(view_of(view), dst, dst_count); });
+    return guarded([&] { skn_core::view_to_float(view_of(view), dst, dst_count); });
 }
 
 SKN_API skn_status skn_view_prepack(const skn_view* view, skn_block_order order, skn_scope* scope,
                                     skn_trace_fn trace, void* user, skn_view** out) {
     return guarded([&] {
-        const skn::View& v = view_of(view);
+        const skn_core::View& v = view_of(view);
         require_non_null(out, "out");
-        skn::View packed;
-        if (skn::prepack(v, to_order(raw_enum(order)), scope ? &scope->scope : nullptr, skn::TraceSink{trace, user}, &packed)) {
+        skn_core::View packed;
+        if (skn_core::prepack(v, to_order(raw_enum(order)), scope ? &scope->scope : nullptr, skn_core::TraceSink{trace, user}, &packed)) {
             *out = new_view_handle(packed);
         } else {
             *out = skn_view_retain(const_cast<skn_view*>(view));  // the very same view
@@ -201,7 +201,7 @@ SKN_API skn_status skn_packed_to_canonical_order(skn_format format, const void* 
 }
 
 SKN_API skn_status skn_require_out_in(int64_t rows, int64_t in, skn_format format) {
-    return guarded([&] { skn::require_out_in(rows, in, lookup_format(raw_enum(format))); });
+    return guarded([&] { skn_core::require_out_in(rows, in, lookup_format(raw_enum(format))); });
 }
 
 }  // extern "C"

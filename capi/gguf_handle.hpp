@@ -8,5 +8,5 @@
 struct skn_gguf {
     // Shared so that views over its tensors keep the mapping alive after
     // skn_gguf_close.
-    std::shared_ptr<skn::gguf::File> file;
+    std::shared_ptr<skn_core::gguf::File> file;
 };

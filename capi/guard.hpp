@@ -9,7 +9,7 @@
 
 #include "runtime/error.hpp"
 
-namespace skn::capi {
+namespace skn_core::capi {
 
 template <typename Body>
 skn_status guarded(Body&& body) noexcept {
@@ -44,4 +44,4 @@ void require_non_null(const T* p, const char* name) {
     if (p == nullptr) fail(SKN_E_INVALID_ARGUMENT, "{} must not be NULL", name);
 }
 
-}  // namespace skn::capi
+}  // namespace skn_core::capi

@@ -6,8 +6,8 @@
 #include "formats/format.hpp"
 #include "skn/skn.h"
 
-namespace skn {
+namespace skn_core {
 
 QuantizeRowFn activation_quantizer(const FormatTraits& act, skn_isa cap);
 
-}  // namespace skn
+}  // namespace skn_core

@@ -6,7 +6,7 @@
 #include "runtime/cpu.hpp"
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 
 bool parse_isa(const char* text, skn_isa* out) {
     if (text == nullptr) return false;
@@ -62,4 +62,4 @@ uint8_t* Context::byte_scratch(size_t bytes) {
     return bytes_.data();
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -10,7 +10,7 @@
 #include "runtime/thread_pool.hpp"
 #include "trace/trace.hpp"
 
-namespace skn {
+namespace skn_core {
 
 struct ParallelFor {
     skn_parallel_for_fn fn = nullptr;
@@ -19,7 +19,7 @@ struct ParallelFor {
 
 class Context {
 public:
-    // Reads SKN_ISA for the default cap; throws skn::Error naming the valid
+    // Reads SKN_ISA for the default cap; throws skn_core::Error naming the valid
     // values when it holds something else.
     Context();
 
@@ -57,4 +57,4 @@ private:
 // "neondotprod"; returns false for anything else.
 bool parse_isa(const char* text, skn_isa* out);
 
-}  // namespace skn
+}  // namespace skn_core

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-namespace skn {
+namespace skn_core {
 
 const char* isa_tag(skn_isa isa) {
     switch (isa) {
@@ -40,4 +40,4 @@ std::string kernel_name(const KernelKey& k) {
            lower(find_format(k.activation)->name) + "_" + isa_tag(k.isa);
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -15,7 +15,7 @@
 #include "layout/view.hpp"
 #include "skn/skn.h"
 
-namespace skn {
+namespace skn_core {
 
 enum class Op : int32_t { MatmulWt = 0 };
 
@@ -69,4 +69,4 @@ const char* isa_tag(skn_isa isa);          // "scalar", "avx2", "avx512vnni" ...
 const char* layout_tag(LayoutClass c);     // "rm", "ibm", "dense", "strided"
 std::string kernel_name(const KernelKey& k);
 
-}  // namespace skn
+}  // namespace skn_core

@@ -11,7 +11,7 @@
 #include "layout/prepack.hpp"
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 struct Choice {
@@ -187,4 +187,4 @@ void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const 
                       fmt::format("{} on {} [{}, {}] x {} rows", k.name, w.layout.describe(), out, in, n), w, n, ns);
 }
 
-}  // namespace skn
+}  // namespace skn_core

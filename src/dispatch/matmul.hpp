@@ -7,7 +7,7 @@
 #include "layout/scope.hpp"
 #include "layout/view.hpp"
 
-namespace skn {
+namespace skn_core {
 
 enum class Precision : int32_t { Fast = 0, Exact = 1 };
 
@@ -28,4 +28,4 @@ BlockOrder preferred_order(const Context& ctx, const View& w);
 // The activation format a weight format pairs with at a precision.
 FormatId activation_for(const FormatTraits& f, Precision p);
 
-}  // namespace skn
+}  // namespace skn_core

@@ -5,7 +5,7 @@
 #include "runtime/cpu.hpp"
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 
 bool cpu_runs(skn_isa isa) {
     const CpuFeatures& f = cpu_features();
@@ -59,4 +59,4 @@ const Registry& default_registry() {
     return registry;
 }
 
-}  // namespace skn
+}  // namespace skn_core

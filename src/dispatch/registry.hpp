@@ -7,7 +7,7 @@
 
 #include "dispatch/kernel.hpp"
 
-namespace skn {
+namespace skn_core {
 
 class Registry {
 public:
@@ -36,4 +36,4 @@ bool cpu_runs(skn_isa isa);
 void register_reference_kernels(Registry& r);
 void register_x86_kernels(Registry& r);
 
-}  // namespace skn
+}  // namespace skn_core

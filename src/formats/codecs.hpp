@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-namespace skn::codec {
+namespace skn_core::codec {
 
 #define SKN_DECLARE_ROW_CODEC(fmt)                                                          \
     void decode_##fmt(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst); \
@@ -48,4 +48,4 @@ void decode_i2_s(const uint8_t* src, int64_t nblocks, float tensor_scale, float*
 void quantize_tensor_i2_s(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst);
 float read_tensor_scale_i2_s(const uint8_t* trailer);
 
-}  // namespace skn::codec
+}  // namespace skn_core::codec

@@ -4,7 +4,7 @@
 #include "formats/codecs.hpp"
 #include "formats/half.hpp"
 
-namespace skn::codec {
+namespace skn_core::codec {
 
 void decode_f32(const uint8_t* src, int64_t n, float, float* dst) {
     for (int64_t i = 0; i < n; ++i) dst[i] = load_f32le(src + 4 * i);
@@ -27,4 +27,4 @@ void quantize_row_bf16(const float* src, int64_t n, uint8_t* dst) {
     for (int64_t i = 0; i < n; ++i) store_u16le(dst + 2 * i, f32_to_bf16(src[i]));
 }
 
-}  // namespace skn::codec
+}  // namespace skn_core::codec

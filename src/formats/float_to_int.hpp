@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-namespace skn::codec {
+namespace skn_core::codec {
 
 // Float -> int32 as cvttss2si / cvttps2dq do it: truncation toward zero, and
 // the "integer indefinite" INT32_MIN for NaN or anything outside int32. The
@@ -18,4 +18,4 @@ inline int32_t truncate_like_x86(float v) {
 inline int8_t low_byte_signed(int32_t v) { return int8_t(uint8_t(uint32_t(v))); }
 inline uint8_t low_byte(int32_t v) { return uint8_t(uint32_t(v)); }
 
-}  // namespace skn::codec
+}  // namespace skn_core::codec

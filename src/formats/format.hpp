@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <span>
 
-namespace skn {
+namespace skn_core {
 
 // Values are GGUF tensor type ids and never change (same numbers as skn_format).
 enum class FormatId : int32_t {
@@ -80,4 +80,4 @@ inline const FormatTraits* find_format(FormatId id) { return find_format(static_
 // Case-insensitive lookup by GGUF name; nullptr when unknown.
 const FormatTraits* find_format_by_name(const char* name);
 
-}  // namespace skn
+}  // namespace skn_core

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace skn {
+namespace skn_core {
 
 inline uint32_t f32_bits(float f) { return std::bit_cast<uint32_t>(f); }
 inline float f32_from_bits(uint32_t u) { return std::bit_cast<float>(u); }
@@ -83,4 +83,4 @@ inline void store_f32le(uint8_t* p, float f) {
 inline float load_fp16(const uint8_t* p) { return fp16_to_f32(load_u16le(p)); }
 inline void store_fp16(uint8_t* p, float f) { store_u16le(p, f32_to_fp16(f)); }
 
-}  // namespace skn
+}  // namespace skn_core

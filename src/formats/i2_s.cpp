@@ -8,7 +8,7 @@
 #include "formats/codecs.hpp"
 #include "formats/half.hpp"
 
-namespace skn::codec {
+namespace skn_core::codec {
 
 namespace {
 
@@ -63,4 +63,4 @@ void quantize_tensor_i2_s(const float* src, int64_t rows, int64_t n_per_row, uin
 
 float read_tensor_scale_i2_s(const uint8_t* trailer) { return load_f32le(trailer); }
 
-}  // namespace skn::codec
+}  // namespace skn_core::codec

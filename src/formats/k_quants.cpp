@@ -11,7 +11,7 @@
 #include "formats/half.hpp"
 #include "formats/k_quants_search.hpp"
 
-namespace skn::codec {
+namespace skn_core::codec {
 
 namespace {
 
@@ -505,4 +505,4 @@ void quantize_row_q8_k(const float* src, int64_t n, uint8_t* dst) {
     }
 }
 
-}  // namespace skn::codec
+}  // namespace skn_core::codec

@@ -8,7 +8,7 @@
 #include <array>
 #include <cmath>
 
-namespace skn::codec::kquant {
+namespace skn_core::codec::kquant {
 
 namespace {
 
@@ -197,4 +197,4 @@ float fit_symmetric_refine(int n, int nmax, const float* x, int8_t* codes) {
     return sum_l2 > 0.0f ? sum_lx / sum_l2 : 0.0f;
 }
 
-}  // namespace skn::codec::kquant
+}  // namespace skn_core::codec::kquant

@@ -11,7 +11,7 @@
 
 #include "formats/half.hpp"
 
-namespace skn::codec::kquant {
+namespace skn_core::codec::kquant {
 
 // Sub-blocks whose largest magnitude is below this are treated as all zero.
 inline constexpr float kAllZeroBelow = 1e-15f;
@@ -51,4 +51,4 @@ float fit_symmetric_sweep(int n, int nmax, const float* x, int8_t* codes);
 // passes) instead of sweeping the scale. Used by Q3_K.
 float fit_symmetric_refine(int n, int nmax, const float* x, int8_t* codes);
 
-}  // namespace skn::codec::kquant
+}  // namespace skn_core::codec::kquant

@@ -6,7 +6,7 @@
 #include "formats/float_to_int.hpp"
 #include "formats/half.hpp"
 
-namespace skn::codec {
+namespace skn_core::codec {
 
 namespace {
 constexpr int kQK = 32;
@@ -33,4 +33,4 @@ void quantize_row_q8_0(const float* src, int64_t n, uint8_t* dst) {
     }
 }
 
-}  // namespace skn::codec
+}  // namespace skn_core::codec

@@ -12,7 +12,7 @@
 #include "formats/float_to_int.hpp"
 #include "formats/half.hpp"
 
-namespace skn::codec {
+namespace skn_core::codec {
 
 namespace {
 
@@ -216,4 +216,4 @@ void quantize_row_q8_1(const float* src, int64_t n, uint8_t* dst) {
     }
 }
 
-}  // namespace skn::codec
+}  // namespace skn_core::codec

@@ -7,7 +7,7 @@
 #include "formats/codecs.hpp"
 #include "formats/half.hpp"
 
-namespace skn::codec {
+namespace skn_core::codec {
 
 namespace {
 
@@ -80,4 +80,4 @@ void quantize_row_q2_0(const float* src, int64_t n, uint8_t* dst) {
     for (int64_t b = 0; b < n / kQ2Elems; ++b) quantize_block_q2_0(src + b * kQ2Elems, dst + b * kQ2Bytes);
 }
 
-}  // namespace skn::codec
+}  // namespace skn_core::codec

@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace skn {
+namespace skn_core {
 
 // E2M1 values times two, indexed by the 4-bit code: bit 3 is the sign, bits
 // 0..2 the magnitude {0, 0.5, 1, 1.5, 2, 3, 4, 6}. Code 8 is "-0" and decodes to 0.
@@ -65,4 +65,4 @@ inline uint8_t f32_to_ue4m3(float x) {
     return uint8_t(exp << 3 | man);
 }
 
-}  // namespace skn
+}  // namespace skn_core

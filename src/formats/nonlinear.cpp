@@ -10,7 +10,7 @@
 #include "formats/half.hpp"
 #include "formats/microscaling.hpp"
 
-namespace skn::codec {
+namespace skn_core::codec {
 
 namespace {
 
@@ -264,4 +264,4 @@ void quantize_row_nvfp4(const float* src, int64_t n, uint8_t* dst) {
     }
 }
 
-}  // namespace skn::codec
+}  // namespace skn_core::codec

@@ -6,14 +6,14 @@
 #include "formats/codecs.hpp"
 #include "formats/format.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using F = FormatId;
 
 #define SKN_ROW(ID, NAME, ELEMS, BYTES, QUANTIZED, ACT, C)                                                   \
     FormatTraits {                                                                                            \
-        F::ID, NAME, ELEMS, BYTES, 0, QUANTIZED, F::ACT, ::skn::codec::decode_##C, ::skn::codec::quantize_row_##C, \
+        F::ID, NAME, ELEMS, BYTES, 0, QUANTIZED, F::ACT, ::skn_core::codec::decode_##C, ::skn_core::codec::quantize_row_##C, \
             nullptr, nullptr                                                                                  \
     }
 
@@ -42,8 +42,8 @@ constexpr std::array kFormats = {
     SKN_ROW(TQ2_0, "TQ2_0", 256, 66, true, Q8_K, tq2_0),
     // I2_S: 128 2-bit codes in 32 bytes; one float32 scale per tensor follows
     // the codes, padded to 32 bytes as bitnet.cpp writes it.
-    FormatTraits{F::I2_S, "I2_S", 128, 32, 32, true, F::Q8_0, ::skn::codec::decode_i2_s, nullptr,
-                 ::skn::codec::quantize_tensor_i2_s, ::skn::codec::read_tensor_scale_i2_s},
+    FormatTraits{F::I2_S, "I2_S", 128, 32, 32, true, F::Q8_0, ::skn_core::codec::decode_i2_s, nullptr,
+                 ::skn_core::codec::quantize_tensor_i2_s, ::skn_core::codec::read_tensor_scale_i2_s},
     SKN_ROW(MXFP4, "MXFP4", 32, 17, true, Q8_0, mxfp4),
     SKN_ROW(NVFP4, "NVFP4", 64, 36, true, Q8_0, nvfp4),
     SKN_ROW(Q1_0, "Q1_0", 128, 18, true, Q8_0, q1_0),
@@ -83,4 +83,4 @@ const FormatTraits* find_format_by_name(const char* name) {
     return nullptr;
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -5,7 +5,7 @@
 
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 void check_shape(const FormatTraits& f, int64_t rows, int64_t n_per_row) {
@@ -78,4 +78,4 @@ void dequantize_tensor(const FormatTraits& f, const void* src, size_t src_size, 
     for (int64_t r = 0; r < rows; ++r) f.decode(in + size_t(r) * row_bytes, blocks_per_row, scale, dst + r * n_per_row);
 }
 
-}  // namespace skn
+}  // namespace skn_core

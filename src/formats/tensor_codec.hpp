@@ -1,5 +1,5 @@
 // Whole-tensor quantize / dequantize over the format table, with every size
-// checked. Throws skn::Error with a message that names what was wrong.
+// checked. Throws skn_core::Error with a message that names what was wrong.
 #pragma once
 
 #include <cstddef>
@@ -7,7 +7,7 @@
 
 #include "formats/format.hpp"
 
-namespace skn {
+namespace skn_core {
 
 // Bytes of a row-major [rows, n_per_row] tensor in `f`, trailer included.
 size_t quantized_size(const FormatTraits& f, int64_t rows, int64_t n_per_row);
@@ -18,4 +18,4 @@ void quantize_tensor(const FormatTraits& f, const float* src, int64_t rows, int6
 void dequantize_tensor(const FormatTraits& f, const void* src, size_t src_size, int64_t rows, int64_t n_per_row,
                        float* dst, size_t dst_count);
 
-}  // namespace skn
+}  // namespace skn_core

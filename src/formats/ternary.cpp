@@ -9,7 +9,7 @@
 #include "formats/codecs.hpp"
 #include "formats/half.hpp"
 
-namespace skn::codec {
+namespace skn_core::codec {
 
 namespace {
 
@@ -136,4 +136,4 @@ void quantize_row_tq2_0(const float* src, int64_t n, uint8_t* dst) {
     for (int64_t b = 0; b < n / kBlockElems; ++b) quantize_block_tq2_0(src + b * kBlockElems, dst + b * kTq2BlockBytes);
 }
 
-}  // namespace skn::codec
+}  // namespace skn_core::codec

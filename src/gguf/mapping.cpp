@@ -11,7 +11,7 @@
 
 #include "runtime/error.hpp"
 
-namespace skn::gguf {
+namespace skn_core::gguf {
 namespace {
 
 // Closes the descriptor on every path out of the constructor.
@@ -65,4 +65,4 @@ void FileMapping::release() noexcept {
     size_ = 0;
 }
 
-}  // namespace skn::gguf
+}  // namespace skn_core::gguf

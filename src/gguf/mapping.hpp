@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string>
 
-namespace skn::gguf {
+namespace skn_core::gguf {
 
 class FileMapping {
 public:
-    // Map `path` read-only. Throws skn::Error (SKN_E_INVALID_ARGUMENT when the
+    // Map `path` read-only. Throws skn_core::Error (SKN_E_INVALID_ARGUMENT when the
     // file cannot be opened or mapped, SKN_E_FORMAT when it is empty).
     explicit FileMapping(const std::string& path);
     ~FileMapping();
@@ -29,4 +29,4 @@ private:
     uint64_t size_ = 0;
 };
 
-}  // namespace skn::gguf
+}  // namespace skn_core::gguf

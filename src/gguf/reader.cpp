@@ -13,7 +13,7 @@ static_assert(std::endian::native == std::endian::little,
               "the GGUF reader hands out little-endian file bytes as host values; port it before using it "
               "on a big-endian host");
 
-namespace skn::gguf {
+namespace skn_core::gguf {
 
 // Walks the bytes once, front to back, and fills a File. Each read first
 // checks that the bytes exist; each error says where (byte offset) and what
@@ -590,4 +590,4 @@ uint64_t File::array_nested(uint64_t array_id, uint64_t i) const {
     return kvs_.size() + a.items[size_t(i)];
 }
 
-}  // namespace skn::gguf
+}  // namespace skn_core::gguf

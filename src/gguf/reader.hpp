@@ -1,6 +1,6 @@
 // Reading GGUF v2/v3 files: every count, length, offset and size is checked
 // against the bytes that are really there before it is used, so a malformed
-// file gives an skn::Error (SKN_E_FORMAT, with the byte offset and the key or
+// file gives an skn_core::Error (SKN_E_FORMAT, with the byte offset and the key or
 // tensor at fault), never a crash or a read out of bounds.
 //
 // Nothing is copied out of the file except key and tensor names: string
@@ -22,7 +22,7 @@
 #include "gguf/mapping.hpp"
 #include "gguf/types.hpp"
 
-namespace skn::gguf {
+namespace skn_core::gguf {
 
 // How tensor shapes are labelled. The bytes are never touched either way.
 enum class Orientation {
@@ -157,4 +157,4 @@ extern template int64_t File::scalar<int64_t>(int64_t, ValueType) const;
 extern template float File::scalar<float>(int64_t, ValueType) const;
 extern template double File::scalar<double>(int64_t, ValueType) const;
 
-}  // namespace skn::gguf
+}  // namespace skn_core::gguf

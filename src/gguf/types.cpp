@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace skn::gguf {
+namespace skn_core::gguf {
 
 bool is_value_type(uint32_t raw) { return raw <= uint32_t(ValueType::F64); }
 
@@ -107,4 +107,4 @@ std::string describe_tensor_type(const TensorType& t) {
     return fmt::format("{} ({})", t.id, t.name);
 }
 
-}  // namespace skn::gguf
+}  // namespace skn_core::gguf

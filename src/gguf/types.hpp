@@ -9,7 +9,7 @@
 
 #include "formats/format.hpp"
 
-namespace skn::gguf {
+namespace skn_core::gguf {
 
 inline constexpr uint32_t kMagic = 0x46554747;  // "GGUF" read as a little-endian u32
 inline constexpr uint32_t kDefaultAlignment = 32;
@@ -64,4 +64,4 @@ TensorType tensor_type(int32_t id);
 // "16 (IQ2_XXS)", "4 (Q4_2, removed from GGUF)", "1234 (unknown)".
 std::string describe_tensor_type(const TensorType& t);
 
-}  // namespace skn::gguf
+}  // namespace skn_core::gguf

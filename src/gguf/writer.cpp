@@ -7,7 +7,7 @@
 
 #include "runtime/error.hpp"
 
-namespace skn::gguf {
+namespace skn_core::gguf {
 namespace {
 
 // ggml keeps names in a 64-byte buffer with a terminating NUL; a longer name
@@ -349,4 +349,4 @@ void Writer::write_file(const std::string& path) const {
     }
 }
 
-}  // namespace skn::gguf
+}  // namespace skn_core::gguf

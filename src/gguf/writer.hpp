@@ -12,7 +12,7 @@
 
 #include "gguf/types.hpp"
 
-namespace skn::gguf {
+namespace skn_core::gguf {
 
 // An array value of any element type, arrays of arrays included.
 struct ArrayValue {
@@ -101,4 +101,4 @@ extern template void Writer::add_scalar<int64_t>(std::string_view, ValueType, in
 extern template void Writer::add_scalar<float>(std::string_view, ValueType, float);
 extern template void Writer::add_scalar<double>(std::string_view, ValueType, double);
 
-}  // namespace skn::gguf
+}  // namespace skn_core::gguf

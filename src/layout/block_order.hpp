@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-namespace skn {
+namespace skn_core {
 
 enum class BlockOrder : int32_t {
     RowMajor = 0,         // block (o, b) at o * blocks_per_row + b: files, quantizers
@@ -31,4 +31,4 @@ inline const char* layout_class_name(LayoutClass c) {
     return "?";
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -4,7 +4,7 @@
 
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 std::string list(const std::array<int64_t, kMaxRank>& v, int rank) {
@@ -155,4 +155,4 @@ Layout unsqueeze(const Layout& l, int dim) {
     return out;
 }
 
-}  // namespace skn
+}  // namespace skn_core

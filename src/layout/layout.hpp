@@ -13,7 +13,7 @@
 #include "formats/format.hpp"
 #include "layout/block_order.hpp"
 
-namespace skn {
+namespace skn_core {
 
 constexpr int kMaxRank = 4;
 
@@ -45,11 +45,11 @@ struct Layout {
 
 // A dense (fresh) layout of `shape` in `order`: for a packed weight
 // [..., out, in] INPUT_BLOCK_MAJOR makes each [out, in] matrix's blocks
-// b-major; leading dimensions stay outermost. Throws skn::Error on bad shapes.
+// b-major; leading dimensions stay outermost. Throws skn_core::Error on bad shapes.
 Layout make_layout(const FormatTraits& f, const int64_t* shape, int rank, BlockOrder order);
 
 Layout narrow(const Layout& l, int dim, int64_t start, int64_t length);
 Layout transpose(const Layout& l, int dim0, int dim1);
 Layout unsqueeze(const Layout& l, int dim);
 
-}  // namespace skn
+}  // namespace skn_core

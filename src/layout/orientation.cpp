@@ -2,7 +2,7 @@
 
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 
 void require_out_in(int64_t rows, int64_t in, const FormatTraits& f) {
     if (rows <= 0 || in <= 0)
@@ -22,4 +22,4 @@ void require_out_in(int64_t rows, int64_t in, const FormatTraits& f) {
          f.name, rows, in, in, be, f.name);
 }
 
-}  // namespace skn
+}  // namespace skn_core

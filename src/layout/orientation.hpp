@@ -7,9 +7,9 @@
 
 #include "formats/format.hpp"
 
-namespace skn {
+namespace skn_core {
 
-// Throws skn::Error (SKN_E_INVALID_ARGUMENT) when the shape cannot be [out, in].
+// Throws skn_core::Error (SKN_E_INVALID_ARGUMENT) when the shape cannot be [out, in].
 void require_out_in(int64_t rows, int64_t in, const FormatTraits& f);
 
-}  // namespace skn
+}  // namespace skn_core

@@ -6,7 +6,7 @@
 #include "layout/relayout.hpp"
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 // A view whose layout is exactly the fresh layout of its shape (no narrowing,
@@ -91,4 +91,4 @@ bool prepack(const View& v, BlockOrder order, Scope* scope, const TraceSink& sin
     return true;
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -7,10 +7,10 @@
 #include "layout/view.hpp"
 #include "trace/trace.hpp"
 
-namespace skn {
+namespace skn_core {
 
 // Returns true and sets *out when a copy was made; false when `v` is already
 // in `order` (then *out is left alone: the caller keeps using v).
 bool prepack(const View& v, BlockOrder order, Scope* scope, const TraceSink& sink, View* out);
 
-}  // namespace skn
+}  // namespace skn_core

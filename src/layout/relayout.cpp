@@ -5,7 +5,7 @@
 
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 size_t checked_size(const char* what, const void* src, size_t src_size, const void* dst, size_t dst_size,
@@ -85,4 +85,4 @@ void to_canonical_order(const void* src, size_t src_size, void* dst, size_t dst_
                        bytes_per_block);
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -6,11 +6,11 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace skn {
+namespace skn_core {
 
 void to_kernel_order(const void* src, size_t src_size, void* dst, size_t dst_size, int64_t rows,
                      int64_t blocks_per_row, size_t bytes_per_block);
 void to_canonical_order(const void* src, size_t src_size, void* dst, size_t dst_size, int64_t rows,
                         int64_t blocks_per_row, size_t bytes_per_block);
 
-}  // namespace skn
+}  // namespace skn_core

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <new>
 
-namespace skn {
+namespace skn_core {
 
 ScopeStorage::~ScopeStorage() {
     for (void* p : allocations_) std::free(p);
@@ -32,4 +32,4 @@ uint64_t ScopeStorage::allocated_bytes() const {
     return allocated_;
 }
 
-}  // namespace skn
+}  // namespace skn_core

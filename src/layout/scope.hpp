@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-namespace skn {
+namespace skn_core {
 
 class ScopeStorage {
 public:
@@ -32,4 +32,4 @@ struct Scope {
     std::shared_ptr<ScopeStorage> storage = std::make_shared<ScopeStorage>();
 };
 
-}  // namespace skn
+}  // namespace skn_core

@@ -4,7 +4,7 @@
 
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 
 size_t storage_bytes(const FormatTraits& f, int64_t blocks) {
     uint64_t bytes = 0;
@@ -88,4 +88,4 @@ void view_to_float(const View& v, float* dst, size_t dst_count) {
     }
 }
 
-}  // namespace skn
+}  // namespace skn_core

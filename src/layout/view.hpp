@@ -10,7 +10,7 @@
 
 #include "layout/layout.hpp"
 
-namespace skn {
+namespace skn_core {
 
 struct View {
     Layout layout;
@@ -38,4 +38,4 @@ float view_get(const View& v, const int64_t* indices, int rank);
 // Decode every element in row-major order of the view's shape.
 void view_to_float(const View& v, float* dst, size_t dst_count);
 
-}  // namespace skn
+}  // namespace skn_core

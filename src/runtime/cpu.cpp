@@ -9,7 +9,7 @@
 #define SKN_ARM64 1
 #endif
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 #if SKN_X86
@@ -68,4 +68,4 @@ skn_isa detected_isa() {
     return SKN_ISA_SCALAR;
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -4,7 +4,7 @@
 
 #include "skn/skn.h"
 
-namespace skn {
+namespace skn_core {
 
 struct CpuFeatures {
     bool sse42 = false;
@@ -20,4 +20,4 @@ const CpuFeatures& cpu_features();
 // The best tier the hardware has, ignoring any cap.
 skn_isa detected_isa();
 
-}  // namespace skn
+}  // namespace skn_core

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <tuple>
 
-namespace skn {
+namespace skn_core {
 
 std::string dense_backend_description() {
     const char* arch = libxsmm_get_target_arch();
@@ -57,4 +57,4 @@ const XsmmGemm* xsmm_sgemm(int64_t m, int64_t n, int64_t k, int64_t ldb) {
 
 void xsmm_refuse_new_shapes_for_testing(bool refuse) { g_refuse_new.store(refuse); }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-namespace skn {
+namespace skn_core {
 
 // "libxsmm 1.17 (target: spr)": which build of libxsmm is linked and the code
 // path it selected for this CPU.
@@ -30,4 +30,4 @@ const XsmmGemm* xsmm_sgemm(int64_t m, int64_t n, int64_t k, int64_t ldb);
 // where libxsmm works).
 void xsmm_refuse_new_shapes_for_testing(bool refuse);
 
-}  // namespace skn
+}  // namespace skn_core

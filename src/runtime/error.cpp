@@ -2,7 +2,7 @@
 
 #include "runtime/log.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 thread_local std::string t_last_error;
 }
@@ -31,4 +31,4 @@ void clear_last_error() { t_last_error.clear(); }
 
 const char* last_error_message() { return t_last_error.c_str(); }
 
-}  // namespace skn
+}  // namespace skn_core

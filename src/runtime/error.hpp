@@ -9,7 +9,7 @@
 
 #include "skn/skn.h"
 
-namespace skn {
+namespace skn_core {
 
 class Error : public std::runtime_error {
 public:
@@ -33,4 +33,4 @@ skn_status set_last_error(skn_status status, std::string message);
 void clear_last_error();
 const char* last_error_message();
 
-}  // namespace skn
+}  // namespace skn_core

@@ -10,7 +10,7 @@
 #include <mutex>
 #include <string>
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 spdlog::level::level_enum to_spdlog(skn_log_level l) {
@@ -107,4 +107,4 @@ bool set_log_callback(skn_log_level level, skn_log_fn fn, void* user) {
     return true;
 }
 
-}  // namespace skn
+}  // namespace skn_core

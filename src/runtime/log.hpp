@@ -6,7 +6,7 @@
 
 #include "skn/skn.h"
 
-namespace skn {
+namespace skn_core {
 
 bool log_enabled(skn_log_level level);
 void log_message(skn_log_level level, const std::string& message);
@@ -32,4 +32,4 @@ void log_warn(fmt::format_string<Args...> f, Args&&... args) {
 // level outside skn_log_level.
 bool set_log_callback(skn_log_level level, skn_log_fn fn, void* user);
 
-}  // namespace skn
+}  // namespace skn_core

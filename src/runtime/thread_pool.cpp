@@ -1,6 +1,6 @@
 #include "runtime/thread_pool.hpp"
 
-namespace skn {
+namespace skn_core {
 
 ThreadPool::ThreadPool(int threads) {
     for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
@@ -59,4 +59,4 @@ void ThreadPool::parallel_for(int64_t count, const std::function<void(int64_t)>&
     count_ = 0;
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-namespace skn {
+namespace skn_core {
 
 class ThreadPool {
 public:
@@ -39,4 +39,4 @@ private:
     bool stop_ = false;
 };
 
-}  // namespace skn
+}  // namespace skn_core

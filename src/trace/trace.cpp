@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace skn {
+namespace skn_core {
 
 void emit_adapter(const TraceSink& sink, const FormatTraits& f, BlockOrder from, BlockOrder to, uint64_t bytes,
                   int64_t nanoseconds) {
@@ -22,4 +22,4 @@ void emit_adapter(const TraceSink& sink, const FormatTraits& f, BlockOrder from,
     sink.emit(e);
 }
 
-}  // namespace skn
+}  // namespace skn_core

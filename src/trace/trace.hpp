@@ -10,7 +10,7 @@
 #include "layout/block_order.hpp"
 #include "skn/skn.h"
 
-namespace skn {
+namespace skn_core {
 
 struct TraceSink {
     skn_trace_fn fn = nullptr;
@@ -36,4 +36,4 @@ private:
     std::chrono::steady_clock::time_point start_;
 };
 
-}  // namespace skn
+}  // namespace skn_core

@@ -2,7 +2,7 @@
 // (both with and without allow_unsupported). The properties checked:
 //  - parsing never crashes, reads out of bounds or trips UBSan (the
 //    sanitizers report those);
-//  - a refusal is an skn::Error with a non-empty message and a file status
+//  - a refusal is an skn_core::Error with a non-empty message and a file status
 //    (SKN_E_FORMAT or SKN_E_UNSUPPORTED); any other exception is a bug;
 //  - a file that opens can be walked completely: every tensor's bytes, every
 //    string, every array element;
@@ -21,7 +21,7 @@
 
 namespace {
 
-using namespace skn::gguf;
+using namespace skn_core::gguf;
 
 [[noreturn]] void bug(const char* what, const std::string& detail) {
     std::fprintf(stderr, "fuzz_gguf: %s: %s\n", what, detail.c_str());
@@ -114,7 +114,7 @@ bool rewrite(const File& f, std::vector<uint8_t>* out) {
             w.add_tensor(t.name, *t.type.format, std::span<const int64_t>(t.ne.data(), size_t(t.rank)),
                          f.tensor_data(int64_t(i)));
         }
-    } catch (const skn::Error&) {
+    } catch (const skn_core::Error&) {
         return false;
     }
     // A legal but huge alignment (up to 4 GiB) pads the rewritten file to
@@ -160,10 +160,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::unique_ptr<File> f;
         try {
             f = File::open_memory(data, size, opts);
-        } catch (const skn::Error& e) {
-            if (e.what()[0] == 0) bug("error without a message", skn::status_name(e.status()));
+        } catch (const skn_core::Error& e) {
+            if (e.what()[0] == 0) bug("error without a message", skn_core::status_name(e.status()));
             if (e.status() != SKN_E_FORMAT && e.status() != SKN_E_UNSUPPORTED)
-                bug("unexpected status", std::string(skn::status_name(e.status())) + ": " + e.what());
+                bug("unexpected status", std::string(skn_core::status_name(e.status())) + ": " + e.what());
             continue;
         }
         walk(*f);
@@ -172,7 +172,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             try {
                 const auto g = File::open_memory(again.data(), again.size(), opts);
                 compare(*f, *g);
-            } catch (const skn::Error& e) {
+            } catch (const skn_core::Error& e) {
                 bug("the writer's output does not read back", e.what());
             }
         }

@@ -13,8 +13,8 @@
 
 namespace {
 
-using namespace skn;
-using namespace skn::gguf;
+using namespace skn_core;
+using namespace skn_core::gguf;
 
 std::vector<uint8_t> quantized(const FormatTraits& f, int64_t rows, int64_t cols, uint64_t seed) {
     std::vector<float> src(size_t(rows * cols));

@@ -4,7 +4,7 @@
 
 #include "formats/half.hpp"
 
-namespace skn::test {
+namespace skn_core::test {
 
 std::vector<float> decode_blocks(FormatId id, const std::vector<uint8_t>& bytes, float tensor_scale) {
     const FormatTraits* f = find_format(id);
@@ -26,4 +26,4 @@ void put_fp16(std::vector<uint8_t>& b, size_t at, float v) {
 
 void put_f32(std::vector<uint8_t>& b, size_t at, float v) { store_f32le(b.data() + at, v); }
 
-}  // namespace skn::test
+}  // namespace skn_core::test

@@ -7,7 +7,7 @@
 
 #include "formats/format.hpp"
 
-namespace skn::test {
+namespace skn_core::test {
 
 // Decode `nblocks` blocks of `f` with the table's decoder.
 std::vector<float> decode_blocks(FormatId f, const std::vector<uint8_t>& bytes, float tensor_scale = 1.0f);
@@ -16,4 +16,4 @@ void put_u16(std::vector<uint8_t>& b, size_t at, uint16_t v);
 void put_fp16(std::vector<uint8_t>& b, size_t at, float v);  // v must be exactly representable
 void put_f32(std::vector<uint8_t>& b, size_t at, float v);
 
-}  // namespace skn::test
+}  // namespace skn_core::test

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
-namespace skn::test {
+namespace skn_core::test {
 
 uint64_t fnv1a64(const void* data, size_t n) {
     uint64_t h = 1469598103934665603ull;
@@ -42,4 +42,4 @@ std::vector<QuantManifestEntry> read_quant_manifest() {
     return out;
 }
 
-}  // namespace skn::test
+}  // namespace skn_core::test

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace skn::test {
+namespace skn_core::test {
 
 // FNV-1a 64 over raw bytes: the manifest's hash.
 uint64_t fnv1a64(const void* data, size_t n);
@@ -29,4 +29,4 @@ constexpr int64_t kGoldenRows = 8;
 constexpr int64_t kGoldenCols = 1024;
 constexpr uint64_t kGoldenSeed = 42;
 
-}  // namespace skn::test
+}  // namespace skn_core::test

@@ -8,7 +8,7 @@
 #include "formats/tensor_codec.hpp"
 #include "layout/prepack.hpp"
 
-namespace skn::test {
+namespace skn_core::test {
 namespace {
 
 // Finite, and small enough that no float sum of a test row can overflow
@@ -90,4 +90,4 @@ void run_with_kernel(const Kernel& k, const View& w, const float* x, int64_t n, 
     matmul_wt(ctx, x, n, xs, w, bias, y, ys, o);
 }
 
-}  // namespace skn::test
+}  // namespace skn_core::test

@@ -9,7 +9,7 @@
 #include "layout/scope.hpp"
 #include "layout/view.hpp"
 
-namespace skn::test {
+namespace skn_core::test {
 
 // A weight [out, bpr blocks] of format `fmt` in layout class `cls`.
 // Quantized from sample_weight(seed) (I2_S: ternary-valued rows), or, with
@@ -36,4 +36,4 @@ const Kernel* find_kernel(FormatId weight, LayoutClass layout, FormatId activati
 void run_with_kernel(const Kernel& k, const View& w, const float* x, int64_t n, int64_t xs, const float* bias,
                      float* y, int64_t ys, int threads = 1);
 
-}  // namespace skn::test
+}  // namespace skn_core::test

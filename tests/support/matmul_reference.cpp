@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace skn::test {
+namespace skn_core::test {
 
 namespace {
 std::vector<float> effective_activations(const float* x, int64_t n, int64_t x_stride, int64_t in, FormatId act) {
@@ -74,4 +74,4 @@ std::vector<double> activation_error_bound(const std::vector<float>& wd, int64_t
     return b;
 }
 
-}  // namespace skn::test
+}  // namespace skn_core::test

@@ -7,7 +7,7 @@
 
 #include "formats/format.hpp"
 
-namespace skn::test {
+namespace skn_core::test {
 
 struct Reference {
     std::vector<double> y;      // [n, out], from the activations the kernel saw
@@ -27,4 +27,4 @@ Reference reference_matmul(const std::vector<float>& w_decoded, int64_t out, int
 std::vector<double> activation_error_bound(const std::vector<float>& w_decoded, int64_t out, int64_t in,
                                            const float* x, int64_t n, int64_t x_stride, FormatId activation);
 
-}  // namespace skn::test
+}  // namespace skn_core::test

@@ -14,7 +14,7 @@
 #include "dispatch/registry.hpp"
 #include "formats/format.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 // Each span of `span` elements (a Q8_0 block or a Q8_K super-block) gets
@@ -68,4 +68,4 @@ TEST(ActivationQuantizer, Q8_0WritesTheCodecsBytes) { expect_same_bytes(FormatId
 TEST(ActivationQuantizer, Q8_KWritesTheCodecsBytes) { expect_same_bytes(FormatId::Q8_K); }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -5,7 +5,7 @@
 
 #include "support/block_builder.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using test::decode_blocks;
@@ -55,4 +55,4 @@ TEST(Decode, Q8_0ScalesSignedCodes) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

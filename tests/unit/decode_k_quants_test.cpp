@@ -17,7 +17,7 @@
 #include "formats/half.hpp"
 #include "support/block_builder.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using test::decode_blocks;
@@ -311,4 +311,4 @@ TEST(DecodeKQuants, Q8_KFloatScaleSignedCodes) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -9,7 +9,7 @@
 
 #include "support/block_builder.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using test::decode_blocks;
@@ -155,4 +155,4 @@ TEST(DecodeLegacy, Q8_1IgnoresTheSumField) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

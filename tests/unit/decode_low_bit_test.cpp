@@ -8,7 +8,7 @@
 #include "formats/format.hpp"
 #include "support/block_builder.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using test::decode_blocks;
@@ -116,4 +116,4 @@ TEST(Quantize, Q2_0RoundsHalfAwayFromZero) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

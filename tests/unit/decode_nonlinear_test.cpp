@@ -10,7 +10,7 @@
 #include "formats/microscaling.hpp"
 #include "support/block_builder.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using test::decode_blocks;
@@ -190,4 +190,4 @@ TEST(DecodeNonlinear, MicroscalingScaleHelpers) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -10,7 +10,7 @@
 #include "formats/tensor_codec.hpp"
 #include "support/block_builder.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using test::decode_blocks;
@@ -270,4 +270,4 @@ TEST(Quantize, I2_SAllZeroTensor) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

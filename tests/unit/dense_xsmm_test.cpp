@@ -17,7 +17,7 @@
 #include "kernels/x86/dense_kernels.hpp"
 #include "runtime/dense_backend.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using kernels::x86::DenseArgs;
@@ -192,4 +192,4 @@ TEST(DenseTiers, NoVnniKernelsSitAtTheAvx512Tier) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

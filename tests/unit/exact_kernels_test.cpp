@@ -21,7 +21,7 @@
 #include "runtime/cpu.hpp"
 #include "support/matmul_reference.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 namespace kx = kernels::x86;
@@ -304,4 +304,4 @@ TEST(ExactMatmul, NonFiniteActivationsStayInTheirRow) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -14,7 +14,7 @@
 #include "layout/relayout.hpp"
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 std::vector<const FormatTraits*> block_formats() {
@@ -127,4 +127,4 @@ TEST(FixturesDense, Refused) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

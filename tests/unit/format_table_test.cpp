@@ -6,7 +6,7 @@
 
 #include "formats/format.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 struct Expected {
@@ -82,4 +82,4 @@ TEST(FormatTable, BitsPerWeight) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -17,7 +17,7 @@
 #include "gguf/writer.hpp"
 #include "gguf_test_util.hpp"
 
-namespace skn::gguf {
+namespace skn_core::gguf {
 namespace {
 
 using test::contains;
@@ -303,4 +303,4 @@ TEST(GgufCorruption, HostileAlignment) {
 }
 
 }  // namespace
-}  // namespace skn::gguf
+}  // namespace skn_core::gguf

@@ -18,7 +18,7 @@
 #include "gguf_test_util.hpp"
 #include "runtime/log.hpp"
 
-namespace skn::gguf {
+namespace skn_core::gguf {
 namespace {
 
 using test::contains;
@@ -477,4 +477,4 @@ TEST(GgufReader, FilesPast4GiBWork) {
 }
 
 }  // namespace
-}  // namespace skn::gguf
+}  // namespace skn_core::gguf

@@ -17,7 +17,7 @@
 #include "gguf/writer.hpp"
 #include "gguf_test_util.hpp"
 
-namespace skn::gguf {
+namespace skn_core::gguf {
 namespace {
 
 using test::contains;
@@ -293,4 +293,4 @@ TEST(GgufWriter, RefusesWhatReadersWouldRefuse) {
 }
 
 }  // namespace
-}  // namespace skn::gguf
+}  // namespace skn_core::gguf

@@ -13,7 +13,7 @@
 
 #include "runtime/error.hpp"
 
-namespace skn::test {
+namespace skn_core::test {
 
 // Appends GGUF fields in file order; the caller states every count and offset,
 // so malformed files are as easy to make as valid ones.
@@ -73,7 +73,7 @@ public:
 inline void poke_u64(std::vector<uint8_t>& b, uint64_t at, uint64_t v) { std::memcpy(b.data() + at, &v, 8); }
 inline void poke_u32(std::vector<uint8_t>& b, uint64_t at, uint32_t v) { std::memcpy(b.data() + at, &v, 4); }
 
-// Runs `fn`, which must throw skn::Error with `expected`; returns the message.
+// Runs `fn`, which must throw skn_core::Error with `expected`; returns the message.
 template <typename Fn>
 std::string gguf_error(Fn&& fn, skn_status expected) {
     try {
@@ -91,4 +91,4 @@ inline bool contains(const std::string& haystack, std::string_view needle) {
     return haystack.find(needle) != std::string::npos;
 }
 
-}  // namespace skn::test
+}  // namespace skn_core::test

@@ -6,7 +6,7 @@
 
 #include "formats/half.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 TEST(Fp16, KnownEncodings) {
@@ -95,4 +95,4 @@ TEST(Bf16, RoundToNearestEvenAndSpecials) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -19,7 +19,7 @@
 #include "layout/prepack.hpp"
 #include "layout/view.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 constexpr int kSuper = 256;
@@ -181,4 +181,4 @@ TEST(KquantExtremes, LongCallsAndRowTailsAgreeToo) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -16,7 +16,7 @@
 #include "layout/view.hpp"
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 std::vector<const FormatTraits*> block_formats() {
@@ -258,4 +258,4 @@ TEST(LayoutContractDense, ShapeAndSizeErrors) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

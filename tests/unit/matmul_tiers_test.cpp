@@ -16,7 +16,7 @@
 #include "runtime/cpu.hpp"
 #include "support/matmul_harness.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 struct TierPair {
@@ -82,4 +82,4 @@ TEST(MatmulTiers, SharedBodiesGiveIdenticalBitsOnEveryTier) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

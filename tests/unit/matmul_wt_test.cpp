@@ -19,7 +19,7 @@
 #include "support/matmul_harness.hpp"
 #include "support/matmul_reference.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using test::run_with_kernel;
@@ -401,4 +401,4 @@ TEST(MatmulWtPrecision, FastIsWithinTheActivationQuantizationBoundOfExact) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -22,7 +22,7 @@
 #include "support/matmul_harness.hpp"
 #include "support/matmul_reference.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 constexpr int64_t kOut = 37, kBpr = 5, kIn = kBpr * 64, kBlockBytes = 36;
@@ -164,4 +164,4 @@ INSTANTIATE_TEST_SUITE_P(N, Nvfp4EdgeBlocks, ::testing::Values(1, 2, 3, 5, 17, 3
                          });
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -22,7 +22,7 @@
 #include "support/block_builder.hpp"
 #include "support/matmul_reference.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 // Bytes of one block of `f`: the scale fields, then the code bytes filled
@@ -173,4 +173,4 @@ INSTANTIATE_TEST_SUITE_P(Q32, Q32ExtremeBlocks, ::testing::ValuesIn(cases()), []
 });
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

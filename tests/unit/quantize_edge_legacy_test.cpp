@@ -9,7 +9,7 @@
 
 #include "formats/format.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 std::vector<uint8_t> quantize(FormatId id, const std::vector<float>& x) {
@@ -287,4 +287,4 @@ TEST(QuantizeEdgeLegacy, Nvfp4SaturationSubnormalAndSigns) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -13,7 +13,7 @@
 #include "formats/tensor_codec.hpp"
 #include "support/golden_file.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 std::string lower(std::string s) {
@@ -80,4 +80,4 @@ INSTANTIATE_TEST_SUITE_P(AllFormats, QuantizerGolden, ::testing::ValuesIn(format
                          [](const auto& param_info) { return std::string(param_info.param->name); });
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -10,7 +10,7 @@
 #include "formats/format.hpp"
 #include "formats/half.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 constexpr FormatId kKQuants[] = {FormatId::Q2_K, FormatId::Q3_K, FormatId::Q4_K,
@@ -203,4 +203,4 @@ TEST(QuantizeKQuants, Q8_KRoundsHalvesToEvenAndSumsGroups) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -10,7 +10,7 @@
 #include "layout/relayout.hpp"
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 std::string error_of(auto&& fn, skn_status expected) {
@@ -78,4 +78,4 @@ TEST(Orientation, CasesFromTheContract) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -10,7 +10,7 @@
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 TEST(Cpu, TierIsConsistentWithFeatures) {
@@ -70,4 +70,4 @@ TEST(Logging, CallbackReceivesMessagesAtOrAboveItsLevel) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -12,7 +12,7 @@
 #include "formats/tensor_codec.hpp"
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 template <typename Fn>
@@ -161,4 +161,4 @@ TEST(TensorCodec, TernaryFormatsAreExactOnTernaryInput) {
 }
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

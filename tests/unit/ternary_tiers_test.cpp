@@ -24,7 +24,7 @@
 #include "support/matmul_harness.hpp"
 #include "support/matmul_reference.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 constexpr int64_t kOut = 37, kBpr = 3;
@@ -135,4 +135,4 @@ TEST_P(TernaryTiers, Avx512MatchesAvx512VnniBitForBitOnExtremeBlocks) {
 INSTANTIATE_TEST_SUITE_P(Formats, TernaryTiers, ::testing::ValuesIn(kCases), case_name);
 
 }  // namespace
-}  // namespace skn
+}  // namespace skn_core

@@ -12,7 +12,7 @@
 
 #include "dispatch/registry.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 void matmul_wt_reference(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
@@ -63,4 +63,4 @@ void register_reference_kernels(Registry& r) {
     }
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -10,7 +10,7 @@
 
 #include "kernels/x86/activation_kernels.hpp"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 namespace {
 
 inline __m256 abs_ps(__m256 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
@@ -104,4 +104,4 @@ void quantize_row_q8_k_avx2(const float* src, int64_t n, uint8_t* dst) {
     }
 }
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

@@ -6,9 +6,9 @@
 
 #include <cstdint>
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 
 void quantize_row_q8_0_avx2(const float* src, int64_t n, uint8_t* dst);
 void quantize_row_q8_k_avx2(const float* src, int64_t n, uint8_t* dst);
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

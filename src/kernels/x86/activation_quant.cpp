@@ -3,7 +3,7 @@
 #include "dispatch/registry.hpp"
 #include "kernels/x86/activation_kernels.hpp"
 
-namespace skn {
+namespace skn_core {
 
 QuantizeRowFn activation_quantizer(const FormatTraits& act, skn_isa cap) {
     if (cap >= SKN_ISA_AVX2 && cpu_runs(SKN_ISA_AVX2)) {
@@ -13,4 +13,4 @@ QuantizeRowFn activation_quantizer(const FormatTraits& act, skn_isa cap) {
     return act.quantize_row;
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -16,7 +16,7 @@
 
 #include "kernels/x86/dense_kernels.hpp"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 namespace {
 
 constexpr int64_t kPrefetchBytes = 4096;
@@ -181,4 +181,4 @@ void bf16_f32_avx2(const DenseArgs& a, int64_t ob, int64_t oe) { run<Bf16F32>(a,
 void f16_f32_avx2(const DenseArgs& a, int64_t ob, int64_t oe) { run<F16F32>(a, ob, oe); }
 void f32_f32_avx2(const DenseArgs& a, int64_t ob, int64_t oe) { run<F32F32>(a, ob, oe); }
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

@@ -5,7 +5,7 @@
 // kernel body is dense_avx512.inc.
 #include "kernels/x86/dense_avx512.inc"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 
 void f16_f16_avx512(const DenseArgs& a, int64_t ob, int64_t oe) { run<F16F16>(a, ob, oe); }
 void bf16_f32_avx512(const DenseArgs& a, int64_t ob, int64_t oe) { run<Bf16F32>(a, ob, oe); }
@@ -52,4 +52,4 @@ void transpose32_avx512(const uint8_t* src, int64_t src_stride, int64_t rows, in
     }
 }
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

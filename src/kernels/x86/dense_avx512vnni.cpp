@@ -4,7 +4,7 @@
 // for it. Kernel functions only; the tiling is dense_avx512.inc's.
 #include "kernels/x86/dense_avx512.inc"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 namespace {
 
 // lane j += w[2j] x[2j] + w[2j+1] x[2j+1] over 32 bf16 pairs per chunk.
@@ -21,4 +21,4 @@ struct Bf16Bf16 {
 
 void bf16_bf16_avx512bf16(const DenseArgs& a, int64_t ob, int64_t oe) { run<Bf16Bf16>(a, ob, oe); }
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 
 struct DenseArgs {
     const uint8_t* w = nullptr;  // element (0, 0) of the weight
@@ -45,4 +45,4 @@ void dense_xsmm_f32(DenseKernelFn fallback, const DenseArgs& a, int64_t out_begi
 // row r at src + r * src_stride, written column-major: dst[c * rows + r].
 void transpose32_avx512(const uint8_t* src, int64_t src_stride, int64_t rows, int64_t cols, uint32_t* dst);
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

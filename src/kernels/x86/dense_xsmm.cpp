@@ -17,7 +17,7 @@
 #include "kernels/x86/dense_kernels.hpp"
 #include "runtime/dense_backend.hpp"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 namespace {
 
 constexpr int64_t kTile = 32;     // weight rows per GEMM (m)
@@ -78,4 +78,4 @@ void dense_xsmm_f32(DenseKernelFn fallback, const DenseArgs& a, int64_t ob, int6
     }
 }
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

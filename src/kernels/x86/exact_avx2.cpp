@@ -10,7 +10,7 @@
 
 #include "kernels/x86/exact_kernels.hpp"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 namespace {
 
 // 16 bytes -> 16 floats, two ymm (see exact_decode.inc).
@@ -105,4 +105,4 @@ inline float vsum(Vec v) {
 void exact_matmul_avx2(const ExactArgs& a, int64_t out_begin, int64_t out_end) { run(a, out_begin, out_end); }
 ExactDecodeFn exact_decoder_avx2(int32_t format) { return format_of(format).dec; }
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

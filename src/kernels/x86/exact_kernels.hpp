@@ -19,7 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 
 struct ExactArgs {
     int32_t format = 0;          // GGUF type id of the weight
@@ -56,4 +56,4 @@ void exact_matmul_avx512(const ExactArgs& a, int64_t out_begin, int64_t out_end)
 ExactDecodeFn exact_decoder_avx2(int32_t format);
 ExactDecodeFn exact_decoder_avx512(int32_t format);
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

@@ -37,7 +37,7 @@
 #error "int8_dot.hpp is for x86 kernel translation units built with at least AVX2"
 #endif
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 namespace {
 
 inline __m256i dot_u8s8(__m256i acc, __m256i u, __m256i s) {
@@ -63,4 +63,4 @@ inline __m512i dot_u8s8(__m512i acc, __m512i u, __m512i s) {
 #endif
 
 }  // namespace
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

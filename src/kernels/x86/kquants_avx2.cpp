@@ -15,7 +15,7 @@
 
 #include "kernels/x86/kquants_kernels.hpp"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 namespace {
 
 constexpr int64_t kQ8kBytes = 292;
@@ -307,4 +307,4 @@ void kq_iq4_xs_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end) { run<k
 void kq_q2_k_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end) { run<kQ2k>(a, out_begin, out_end); }
 void kq_q3_k_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end) { run<kQ3k>(a, out_begin, out_end); }
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

@@ -15,7 +15,7 @@
 
 #include "kernels/x86/packed_args.hpp"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 
 using KqArgs = PackedArgs;
 
@@ -40,4 +40,4 @@ void kq_q5_k_avx512vnni(const KqArgs& a, int64_t out_begin, int64_t out_end);
 void kq_q6_k_avx512vnni(const KqArgs& a, int64_t out_begin, int64_t out_end);
 void kq_iq4_xs_avx512vnni(const KqArgs& a, int64_t out_begin, int64_t out_end);
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

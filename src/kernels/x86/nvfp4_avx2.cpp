@@ -24,7 +24,7 @@
 #include "kernels/x86/nvfp4_decode.hpp"
 #include "kernels/x86/nvfp4_kernels.hpp"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 namespace {
 
 inline __m256i load256(const uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
@@ -135,4 +135,4 @@ void nvfp4_q8_0_avx2(const Nvfp4Args& a, int64_t out_begin, int64_t out_end) {
     for (; o < out_end; ++o) row_tile<1>(a, o);
 }
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

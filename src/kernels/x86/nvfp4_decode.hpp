@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 namespace {
 
 constexpr int64_t kNvfp4Bytes = 36;  // { u8 scale[4]; u8 qs[32] }
@@ -52,4 +52,4 @@ inline float nvfp4_load_h(const uint8_t* p) {
 }
 
 }  // namespace
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

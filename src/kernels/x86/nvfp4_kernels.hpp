@@ -19,7 +19,7 @@
 
 #include "kernels/x86/packed_args.hpp"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 
 using Nvfp4Args = PackedArgs;
 
@@ -29,4 +29,4 @@ void nvfp4_q8_0_avx2(const Nvfp4Args& a, int64_t out_begin, int64_t out_end);
 void nvfp4_q8_0_avx512(const Nvfp4Args& a, int64_t out_begin, int64_t out_end);
 void nvfp4_q8_0_avx512vnni(const Nvfp4Args& a, int64_t out_begin, int64_t out_end);
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

@@ -2,7 +2,7 @@
 
 #include "dispatch/kernel.hpp"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 
 PackedArgs packed_args(const MatmulArgs& m) {
     const View& w = *m.w;
@@ -23,4 +23,4 @@ PackedArgs packed_args(const MatmulArgs& m) {
     return a;
 }
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

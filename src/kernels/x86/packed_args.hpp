@@ -7,11 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace skn {
+namespace skn_core {
 struct MatmulArgs;
 }
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 
 struct PackedArgs {
     const uint8_t* w = nullptr;  // block (0, 0) of the weight
@@ -29,4 +29,4 @@ struct PackedArgs {
 // Built without ISA flags (packed_args.cpp).
 PackedArgs packed_args(const MatmulArgs& m);
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

@@ -22,7 +22,7 @@
 
 #include "kernels/x86/q32_kernels.hpp"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 namespace {
 
 typedef int32_t i32u __attribute__((may_alias, aligned(1)));
@@ -370,4 +370,4 @@ void q32_q5_0_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1) { run<Q5_0F>(a
 void q32_q4_1_q8_1_avx2(const Q32Args& a, int64_t o0, int64_t o1) { run<Q4_1F>(a, o0, o1); }
 void q32_q5_1_q8_1_avx2(const Q32Args& a, int64_t o0, int64_t o1) { run<Q5_1F>(a, o0, o1); }
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

@@ -18,7 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 
 struct Q32Args {
     const uint8_t* w = nullptr;  // block (0, 0) of the weight (view data + layout offset)
@@ -62,4 +62,4 @@ void q32_q5_0_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1);
 void q32_q4_1_q8_1_avx2(const Q32Args& a, int64_t o0, int64_t o1);
 void q32_q5_1_q8_1_avx2(const Q32Args& a, int64_t o0, int64_t o1);
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

@@ -15,7 +15,7 @@
 
 #include <vector>
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using kernels::x86::DenseArgs;
@@ -88,4 +88,4 @@ void register_dense_kernels(Registry& r) {
     }
 }
 
-}  // namespace skn
+}  // namespace skn_core

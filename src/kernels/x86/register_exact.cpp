@@ -6,7 +6,7 @@
 #include "kernels/x86/exact_kernels.hpp"
 #include "runtime/error.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using kernels::x86::ExactArgs;
@@ -58,4 +58,4 @@ void register_exact_kernels(Registry& r) {
     }
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -4,7 +4,7 @@
 #include "dispatch/registry.hpp"
 #include "kernels/x86/kquants_kernels.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using kernels::x86::KqFn;
@@ -56,4 +56,4 @@ void register_kquants_kernels(Registry& r) {
     }
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -8,7 +8,7 @@
 #include "dispatch/registry.hpp"
 #include "kernels/x86/nvfp4_kernels.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using kernels::x86::Nvfp4KernelFn;
@@ -41,4 +41,4 @@ void register_nvfp4_kernels(Registry& r) {
         }
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -5,7 +5,7 @@
 #include "dispatch/registry.hpp"
 #include "kernels/x86/q32_kernels.hpp"
 
-namespace skn {
+namespace skn_core {
 
 namespace {
 
@@ -88,4 +88,4 @@ void register_q32_kernels(Registry& r) {
 
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -9,7 +9,7 @@
 #include "dispatch/registry.hpp"
 #include "kernels/x86/ternary_kernels.hpp"
 
-namespace skn {
+namespace skn_core {
 namespace {
 
 using kernels::x86::TernaryKernelFn;
@@ -57,4 +57,4 @@ void register_ternary_kernels(Registry& r) {
         }
 }
 
-}  // namespace skn
+}  // namespace skn_core

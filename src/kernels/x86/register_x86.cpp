@@ -3,7 +3,7 @@
 // without them and only takes their registration functions.
 #include "dispatch/registry.hpp"
 
-namespace skn {
+namespace skn_core {
 
 void register_q32_kernels(Registry& r);
 void register_kquants_kernels(Registry& r);
@@ -22,4 +22,4 @@ void register_x86_kernels(Registry& r) {
     register_exact_kernels(r);
 }
 
-}  // namespace skn
+}  // namespace skn_core

@@ -18,7 +18,7 @@
 
 #include "kernels/x86/ternary_kernels.hpp"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 namespace {
 
 constexpr int64_t kQ8KBytes = 292, kQ8KQs = 4;  // { f32 d; i8 q[256]; i16 bsums[16] }
@@ -361,4 +361,4 @@ void i2_s_q8_0_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<I2s>(a, 
 void q2_0_q8_0_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<Q2>(a, ob, oe); }
 void q1_0_q8_0_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<Q1>(a, ob, oe); }
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86

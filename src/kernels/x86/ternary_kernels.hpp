@@ -11,7 +11,7 @@
 
 #include "kernels/x86/packed_args.hpp"
 
-namespace skn::kernels::x86 {
+namespace skn_core::kernels::x86 {
 
 using TernaryArgs = PackedArgs;
 
@@ -35,4 +35,4 @@ void q1_0_q8_0_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void q1_0_q8_0_avx512(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void q1_0_q8_0_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 
-}  // namespace skn::kernels::x86
+}  // namespace skn_core::kernels::x86
