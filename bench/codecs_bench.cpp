@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Quantize and decode throughput per format, next to memcpy of the same bytes.
 #include <benchmark/benchmark.h>
 

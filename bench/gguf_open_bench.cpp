@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opening a GGUF file costs the header, not the tensor data: two sparse files
 // with the same header structure (8 Q8_0 tensors, a 1000-token vocabulary,
 // a few scalars), one holding ~1 MiB of tensor data, the other ~1 GiB.

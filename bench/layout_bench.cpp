@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // prepack / to_kernel_order throughput next to memcpy of the same bytes: the
 // relayout must run at memory speed (docs/packed-weight-layout.md).
 #include <benchmark/benchmark.h>

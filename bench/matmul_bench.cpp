@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // matmul_wt per format and order (Google Benchmark; `skn bench` is the full
 // roofline harness). Weight bytes per second are reported as bytes_per_second.
 #include <benchmark/benchmark.h>

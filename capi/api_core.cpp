@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Errors, version, CPU features and logging.
 #include "capi/guard.hpp"
 #include "dispatch/kernel.hpp"

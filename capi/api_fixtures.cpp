@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tagged and golden fixtures.
 #include <cstddef>
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Formats, quantize and dequantize.
 #include <cstddef>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // GGUF files: reading (skn_gguf) and writing (skn_gguf_writer).
 #include <cstddef>
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // skn_gguf_tensor_view: a GGUF tensor as a zero-copy ROW_MAJOR view.
 #include "capi/gguf_handle.hpp"
 #include "capi/guard.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Context, matmul_wt, prepack_for_matmul and the kernel listing.
 #include "capi/guard.hpp"
 #include "capi/handles.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scopes, views, prepack, byte relayout and the orientation guard.
 #include <new>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The opaque handle behind skn.h's skn_gguf.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C ABI boundary: no C++ exception crosses it. Every exported function runs
 // its body through guarded(), which maps exceptions to a status plus message.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The opaque handles behind skn.h's skn_scope and skn_view.
 #pragma once
 

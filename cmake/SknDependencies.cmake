@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every dependency comes from a Debian package (scripts/bootstrap installs them).
 find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)

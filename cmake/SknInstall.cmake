@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Install rules and Debian packages (docs/packaging.md).
 #
 # cmake --install <build> [--prefix P] installs, by component:

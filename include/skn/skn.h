@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * skn — block-quantized weights and the CPU matrix products over them.
  *

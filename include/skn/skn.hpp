@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * skn.hpp — a header-only C++17 wrapper over the C API in skn.h.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which quantizer prepares fast-precision activations: a vectorized one
 // where the CPU and the context's ISA cap allow (byte-identical to the
 // codec's, src/kernels/x86/activation_kernels.hpp), else the codec's own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "dispatch/context.hpp"
 
 #include <cstdlib>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A matmul context: threads (its own pool or a caller's parallel-for), the
 // ISA cap, the trace sink, and the scratch memory activation quantization
 // reuses from call to call (no kernel allocates per call).

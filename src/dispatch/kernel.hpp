@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a matmul_wt kernel is: a function over a range of output rows, and the
 // key it is registered under (op, weight format, weight layout class,
 // activation format, ISA). The key's words are the kernel's name:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // matmul_wt: choose a kernel for the weight's key, make every choice visible
 // (kernel / fallback / adapter events), prepare activations once, and split
 // the output rows over the context's threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The kernel registry: every kernel under its key. Providers register at
 // first use (reference kernels for every format and both orders, SIMD kernels
 // per ISA); lookup picks the best ISA the CPU has within a cap.

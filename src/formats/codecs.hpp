@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-format decoders and quantizers, one family per source file:
 //   dense.cpp      F32 F16 BF16
 //   legacy.cpp     Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q8_1

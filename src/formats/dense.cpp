@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // F32, F16, BF16: dense formats, one element per "block".
 #include <cstring>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Float -> integer conversions exactly as the reference quantizers' x86 builds
 // perform them, without C++ undefined behaviour.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The format table: one row per weight format skn knows to the byte.
 //
 // Nothing in src/formats knows a kernel exists (dependencies point one way:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scalar conversions between float32 and IEEE binary16 / bfloat16, and
 // little-endian loads and stores. (E8M0 and UE4M3 are in microscaling.hpp.)
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // I2_S: BitNet b1.58's ternary format as bitnet.cpp writes it on x86 (its
 // default ACT_PARALLEL build). 128 elements per 32-byte block, four 2-bit
 // codes per byte, and ONE float32 scale for the whole tensor after the last

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Q2_K Q3_K Q4_K Q5_K Q6_K Q8_K: 256-element super-blocks split into 16 or
 // 32 sub-blocks whose scales (and mins) are themselves quantized against one
 // or two fp16 super-block scales. Byte layouts and algorithms are described in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scale searches for the K-quants. The order of every float operation below is
 // part of the format's reference encoding (see k_quants_search.hpp): do not
 // "simplify" a*b*c into a*(b*c), hoist a product, or merge loops that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scale searches shared by the K-quant quantizers (k_quants.cpp).
 //
 // Each routine picks a scale (and, for the affine one, a minimum) for one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q8_1: 32-element blocks with one fp16 scale
 // (and, for the _1 variants, an fp16 minimum or sum).
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Q4_0 Q4_1 Q5_0 Q5_1 Q8_1: the 32-element legacy blocks other than Q8_0
 // (which lives in legacy.cpp). Layouts and algorithms: docs/formats/legacy.md.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Q1_0 and Q2_0: one fp16 scale followed by 1-bit (128 elements) or 2-bit
 // (64 elements) codes, packed from the least significant bit up.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small-float pieces of the OCP microscaling family as the GGUF ecosystem
 // encodes them: the E2M1 element grid shared by MXFP4 and NVFP4, the E8M0
 // block exponent of MXFP4 and the UE4M3 sub-block scale of NVFP4.

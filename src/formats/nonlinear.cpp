@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IQ4_NL IQ4_XS MXFP4 NVFP4: 4-bit codes that index a fixed non-uniform grid
 // (a learned 16-level table for the IQ4 pair, E2M1 for the microscaling pair)
 // instead of an integer ramp. Layouts and algorithms: docs/formats/nonlinear.md.

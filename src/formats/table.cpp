@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one format table. A row's id is its GGUF type id; rows are sorted by id.
 #include <algorithm>
 #include <array>

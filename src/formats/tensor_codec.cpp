@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "formats/tensor_codec.hpp"
 
 #include <cmath>

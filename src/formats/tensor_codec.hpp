@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Whole-tensor quantize / dequantize over the format table, with every size
 // checked. Throws skn_core::Error with a message that names what was wrong.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TQ1_0 and TQ2_0: 256-element blocks of ternary codes {-1, 0, +1} with one
 // fp16 scale, the TriLM / BitNet b1.58 formats of the GGUF ecosystem.
 // TQ1_0 packs five trits per byte in base 3 (1.6875 bits per weight); TQ2_0

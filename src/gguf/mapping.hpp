@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A read-only memory mapping of a whole file, released on destruction. The
 // file descriptor is closed as soon as the mapping exists.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "gguf/reader.hpp"
 
 #include <algorithm>

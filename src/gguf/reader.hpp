@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading GGUF v2/v3 files: every count, length, offset and size is checked
 // against the bytes that are really there before it is used, so a malformed
 // file gives an skn_core::Error (SKN_E_FORMAT, with the byte offset and the key or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "gguf/types.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The vocabulary of a GGUF file shared by the reader and the writer: metadata
 // value types, and what skn knows about every tensor type id, including the
 // ggml types it does not implement (so a file holding them is reported by

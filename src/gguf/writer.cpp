@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "gguf/writer.hpp"
 
 #include <cerrno>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Building GGUF v3 files in memory and writing them out. Every value is
 // validated when it is added (unique keys and names, shapes that match the
 // bytes), so what is written always reads back with gguf::File.

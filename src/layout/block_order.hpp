@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The two block orders a packed weight can be in (docs/packed-weight-layout.md).
 #pragma once
 

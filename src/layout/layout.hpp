@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Layout: where each block of a view lives. Shape is in elements (labels, the
 // block axis last for block formats); the block grid, its strides and its
 // offset are counted in blocks. The block order lives in the strides:

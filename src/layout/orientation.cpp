@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "layout/orientation.hpp"
 
 #include "runtime/error.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The orientation guard: a weight for matmul_wt is [out, in] with its blocks
 // along in. This catches the historical bug of a weight labelled [in, out]
 // (GGUF's ne order) being handed over as if it were [out, in].

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "layout/prepack.hpp"
 
 #include <cstring>

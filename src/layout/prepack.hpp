@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // prepack: the only relayout of a view (rule 3). Same order -> the same view,
 // nothing copied or traced. Otherwise the blocks are copied into the scope in
 // the new order and one adapter event reports the byte count.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The single implementation of the block permutation between the two orders.
 // to_kernel_order: ROW_MAJOR (o * bpr + b) -> INPUT_BLOCK_MAJOR (b * rows + o);
 // to_canonical_order is its exact inverse.

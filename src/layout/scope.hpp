@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scope: an arena that owns prepacked copies (and, later, scratch). Views
 // over its memory hold a reference to its storage, so memory is freed when
 // the scope is destroyed AND the last such view is released: no view dangles.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // View: a Layout over bytes it borrows or shares with a scope. All reads go
 // through the layout (rule 4), so a view built directly over kernel-order
 // bytes decodes to the right matrix: the decoder reads the block the layout

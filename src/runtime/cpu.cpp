@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "runtime/cpu.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)

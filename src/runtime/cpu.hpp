@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What this CPU can run, detected once: cpu_features for the documented bits,
 // our own CPUID read for AVX-VNNI (cpu_features 0.7 has no field for it).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "runtime/dense_backend.hpp"
 
 #include <libxsmm.h>

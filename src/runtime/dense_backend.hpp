@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libxsmm, the dense f32/bf16 GEMM backend (used by the dense matmul path).
 #pragma once
 

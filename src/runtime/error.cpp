@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "runtime/error.hpp"
 
 #include "runtime/log.hpp"

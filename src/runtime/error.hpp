@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Thread-local error messages behind skn_last_error(), and the exception the
 // C++ core throws so the C API can turn it into a status at the boundary.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "runtime/log.hpp"
 
 #include <spdlog/logger.h>

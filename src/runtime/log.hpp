@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal logging: spdlog, used header-only so libskn has no run-time
 // dependency on it, forwarded to the caller's skn_log_fn.
 #pragma once

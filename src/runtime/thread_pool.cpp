@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "runtime/thread_pool.hpp"
 
 namespace skn_core {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A small fixed thread pool for parallel_for over independent tasks. The
 // calling thread works too, so a pool of N threads starts N - 1 workers.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Trace sink: where adapter / kernel / fallback events go. A conversion is
 // never silent (rule 3): whoever moves blocks emits an adapter event here.
 #pragma once

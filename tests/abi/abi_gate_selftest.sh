@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Prove the ABI gate (check_abi.sh) fails when it must and passes when it may:
 #
 #   abi_gate_selftest.sh <libskn.so.1.x.y> <mutant libskn without skn_version>

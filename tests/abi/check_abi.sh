@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The ABI gate: compare the committed baseline (capi/abi/libskn.abi, abidw's
 # description of the released 1.x ABI) with a built libskn.
 #

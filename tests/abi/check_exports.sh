@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every dynamic symbol libskn defines must be skn_* and carry @@SKN_1.x: a
 # leaked libxsmm_/cpu_features/C++ symbol would become ABI we never meant to
 # promise, and an unversioned one would defeat dlvsym-based consumers.

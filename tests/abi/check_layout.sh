@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The layout gate (rule 5 of docs/packed-weight-layout.md: packed byte
 # semantics are public API).
 #

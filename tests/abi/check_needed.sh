@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # libskn may need the C/C++ runtime and libm, nothing else: fmt and spdlog are
 # compiled in header-only, cpu_features and libxsmm are static.
 set -euo pipefail

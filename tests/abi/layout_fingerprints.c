@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Print the layout fingerprints of this libskn: for every format skn
  * implements and every block order it can hold, an FNV-1a 64-bit hash of the
  * bytes (and floats) the public C API gives. The committed copy is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Prove the layout gate (check_layout.sh) fails when it must and passes when
 # it may, on a copy of this library's own fingerprints edited in a temp dir:
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Sourced by the gate self-tests: `expect` runs a gate script and checks its
 # verdict and output; `selftest_summary` reports and sets the exit status.
 #   GATE=<script> expect <pass|fail> <description> <must-contain> <gate args...>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The C API from C: every function, every error path. Compiled as C11. */
 #include <math.h>
 #include <stdint.h>

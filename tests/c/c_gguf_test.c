@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The GGUF part of the C API from C: every function, every error path.
  * Compiled as C11. */
 #include <math.h>

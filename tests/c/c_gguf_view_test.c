@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skn_gguf_tensor_view: a GGUF tensor as a view, under both orientations,
  * straight into matmul_wt, and alive after skn_gguf_close. */
 #include <math.h>

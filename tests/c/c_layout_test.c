@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The views, prepack, relayout, orientation and fixture C API, from C:
  * every function and its error paths. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Context, matmul_wt, prepack_for_matmul and the kernel listing, from C. */
 #include <math.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Minimal assertion helpers shared by the C tests. */
 #ifndef SKN_TEST_CHECK_H
 #define SKN_TEST_CHECK_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build and run one downstream consumer of the INSTALLED skn, the way a user
 # of that language would (docs/packaging.md shows the same commands).
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libFuzzer target for the GGUF reader. Each input is parsed as a GGUF file
 // (both with and without allow_unsupported). The properties checked:
 //  - parsing never crashes, reads out of bounds or trips UBSan (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes a few small, valid GGUF files into a directory: the seed corpus of
 // fuzz_gguf. Each covers different parts of the format.
 //   usage: make_gguf_seeds DIR

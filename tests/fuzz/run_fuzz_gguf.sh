@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build the GGUF fuzz target with clang (ASan + UBSan + libFuzzer) in its own
 # build directory, write the seed corpus, and fuzz for a while.
 #

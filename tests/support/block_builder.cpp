@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "support/block_builder.hpp"
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers for hand-built blocks in decode tests: write scales and codes at
 // known byte offsets, then decode and compare against hand-computed floats.
 #pragma once

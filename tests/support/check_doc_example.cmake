@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Fails when the example program is not embedded verbatim in the page.
 file(READ "${PAGE}" page)
 file(READ "${EXAMPLE}" example)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "support/golden_file.hpp"
 
 #include <fstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading tests/golden: the quantizer goldens and their manifest.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "support/matmul_harness.hpp"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Test weights in any layout class, and running one registered kernel on
 // them: shared by the differential suite and the tier-agreement tests.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "support/matmul_reference.hpp"
 
 #include <algorithm>

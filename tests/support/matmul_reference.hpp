@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The f64 reference the matmul kernels are tested against, and the error
 // bounds docs/kernels.md documents.
 #pragma once

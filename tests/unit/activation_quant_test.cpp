@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The vectorized activation quantizers must write exactly the codec's bytes:
 // kernels, tiers and the documented error bounds all assume one activation
 // encoding. Rows mix ordinary values, exact rounding ties, zero blocks,

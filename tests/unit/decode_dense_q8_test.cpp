@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hand-built blocks with known scales and codes: F32, F16, BF16, Q8_0.
 #include <gtest/gtest.h>
 

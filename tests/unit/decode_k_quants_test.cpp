@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hand-built K-quant super-blocks (Q2_K .. Q8_K) with known scales and codes.
 //
 // Every expected float below was worked out from the layout in

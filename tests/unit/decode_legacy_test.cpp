@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hand-built blocks with known scales and codes: Q4_0 Q4_1 Q5_0 Q5_1 Q8_1.
 // Every expected float below was computed by hand from the block layout in
 // docs/formats/legacy.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hand-built blocks with known scales and codes: Q1_0 and Q2_0.
 #include <gtest/gtest.h>
 

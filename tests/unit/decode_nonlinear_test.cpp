@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hand-built blocks with known scales and codes: IQ4_NL IQ4_XS MXFP4 NVFP4.
 // Every expected float below was computed by hand from the grids and block
 // layouts in docs/formats/nonlinear.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hand-built blocks with known scales and codes: TQ1_0, TQ2_0, I2_S; and I2_S's
 // per-tensor quantizer (one scale for all rows, in the trailer after the codes).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The libxsmm path of the AVX-512 F32 dense kernel: each y element is the
 // plain in-order fma chain over `in` (what makes it split-independent), the
 // short last tile and refused shapes fall back to our kernel bit for bit, and

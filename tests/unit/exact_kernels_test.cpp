@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The exact-precision SIMD kernels (src/kernels/x86/exact_*): their block
 // decoders against the formats' scalar decoders bit for bit, and the
 // accumulation contract of docs/kernels/exact.md (block order, row split and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tagged fixtures: every block distinct, disagreement names the misplaced
 // block; golden fixtures: consistent with the codecs and the permutation.
 #include <gtest/gtest.h>

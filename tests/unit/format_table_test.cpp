@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The format table: ids are GGUF type ids, sizes are the GGUF block sizes.
 #include <gtest/gtest.h>
 

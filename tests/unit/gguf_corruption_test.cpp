@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Malformed GGUF files: truncations, flipped bytes and hostile counts,
 // lengths, dimensions and offsets. Every case must end in an error with a
 // message or (for a harmless change) a file that opens and can be walked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GGUF reader: orientation labelling, metadata access, the unsupported
 // type policy, the type-36 rule, header errors and files past 4 GiB.
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What gguf::Writer writes, gguf::File reads back identically: every format,
 // ranks 1 to 4, metadata of every type (nested arrays and string arrays
 // included), several alignments. Also the writer's own refusals.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers for the GGUF tests: a byte-level encoder independent of
 // gguf::Writer (so the reader is not only tested against its own writer), and
 // an error catcher.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fp16 / bf16 conversions: IEEE round-to-nearest-even, specials, subnormals.
 #include <gtest/gtest.h>
 

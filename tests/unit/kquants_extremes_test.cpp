@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // K-quant fast kernels (Q8_K activations) on extreme blocks the quantizers
 // never produce: every code at its maximum or minimum, zero and negative
 // super-block scales, activation codes of -128 and 127. Every x86 fast tier

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The layout contract, for EVERY block format on a grid at least 3 blocks
 // wide: ROW_MAJOR from file bytes, prepack moves block (o, b) to b*out + o,
 // decoding is unchanged in either order, the order survives narrow /

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Kernel bodies written once for several ISA tiers (src/kernels/x86/
 // int8_dot.hpp) must give the same bits on every tier: the avx512 tier's
 // vpmaddubsw + vpmaddwd saturates where vpdpbusd does not, so agreement on

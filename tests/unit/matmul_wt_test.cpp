@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The differential suite: every registered kernel (every format x order x
 // ISA x precision) against the f64 reference on odd shapes, strided x and y,
 // with and without bias; determinism across orders and thread counts;

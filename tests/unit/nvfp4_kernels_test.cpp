@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NVFP4 SIMD kernels on hand-built blocks the quantizer never writes: every
 // UE4M3 scale byte (0x00, the subnormals, 0x7E = 448, 0x7F = "NaN" = 0,
 // 0x80..0xFF with bit 7 ignored, 0xFF = 480), every code byte, all-zero and

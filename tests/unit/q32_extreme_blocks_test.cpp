@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The 32-element block kernels on hand-built extreme blocks: every code at its
 // maximum or minimum, Q8_0's -128 (which no quantizer writes but a foreign
 // file may), zero and negative scales, activations at +-127. The integer dot

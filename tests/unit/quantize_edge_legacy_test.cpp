@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Quantizer edge cases for Q4_0 Q4_1 Q5_0 Q5_1 Q8_1 IQ4_NL IQ4_XS MXFP4 NVFP4.
 // Expected bytes were derived by hand from the algorithms in
 // docs/formats/legacy.md and docs/formats/nonlinear.md, then confirmed

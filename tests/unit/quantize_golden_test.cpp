@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Byte-identity with the GGUF ecosystem: every block format quantizes the
 // golden sample to exactly the bytes ggml's reference quantizer wrote, and
 // decodes those bytes to exactly the floats ggml's decoder produced.

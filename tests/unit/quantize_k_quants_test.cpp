@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // K-quant quantizers on edge inputs. Expected bytes are those ggml's reference
 // quantizers (quantize_row_q*_K_ref) write for the same input, cross-checked
 // by hand where noted; decoded values are worked out from the format rules.

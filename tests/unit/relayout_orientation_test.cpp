@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The byte-level permutation and the orientation guard.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU detection, the dense backend link, logging and the last-error slot.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Whole-tensor quantize / dequantize: sizes, errors, non-finite input, and the
 // quantize-then-decode error of every format, reported and bounded.
 #include <gtest/gtest.h>

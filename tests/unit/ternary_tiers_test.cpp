@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The ternary / low-bit kernels' AVX-512 tier (vpmaddubsw + vpmaddwd) must
 // give the AVX512-VNNI tier's y bit for bit, which holds only while no
 // vpmaddubsw pair sum saturates. Blocks here are raw bytes, not quantizer

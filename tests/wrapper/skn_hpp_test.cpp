@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // skn.hpp, the header-only C++17 wrapper, compiled as C++17 against libskn
 // alone (no internal headers): RAII, errors, spans, and the same contract
 // checks the downstream consumers run.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skn bench: matmul_wt throughput per format x order x ISA x shape x n x
  * threads, next to the machine's own roofline measured in the same run. */
 #define _GNU_SOURCE

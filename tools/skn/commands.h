@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The skn program's sub-commands. */
 #ifndef SKN_TOOL_COMMANDS_H
 #define SKN_TOOL_COMMANDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skn demo: quantize an embedded sample weight to every format skn knows,
  * decode it back and print what each format costs and how much it loses. */
 #include <math.h>

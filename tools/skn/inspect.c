@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skn inspect [FILE]: print a GGUF file's metadata and tensor table, using
  * the public C API only. Without FILE it inspects an embedded sample that it
  * builds in memory with the GGUF writer. */

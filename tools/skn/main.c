@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* skn: the command-line face of libskn, built on its public C API only. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Roofline probes. The int8/f32 loops use target attributes and run only
  * after a CPUID check, so the tool still runs on any x86-64 CPU. */
 #define _GNU_SOURCE

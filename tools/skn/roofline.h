@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The machine's own roofline, measured in the same run as the kernels:
  * read bandwidth over a buffer larger than the last-level cache, and the
  * int8 dot-product, bf16 dot-product and f32 FMA peaks, at a given thread count. */

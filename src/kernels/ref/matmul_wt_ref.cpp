@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reference matmul_wt kernels: one clear scalar implementation registered for
 // every format, both block orders (and dense layouts), both precisions. It
 // reads the weight through its layout, so it is the same code for every order

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Q8_0 and Q8_K activation quantizers, AVX2. Byte-identical to the scalar
 // codecs: the same float operations per element (one multiply by the same
 // inverse scale), roundf emulated exactly (truncate, then step away from zero

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Vectorized activation quantizers for fast precision: each writes exactly
 // the bytes of the codec's scalar quantize_row for its format (src/formats),
 // so every kernel sees the same activations whichever quantizer ran.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Picks the activation quantizer (built without ISA flags).
 #include "dispatch/activation_quant.hpp"
 #include "dispatch/registry.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dense matmul_wt kernels, AVX2 tier. Built with the avx2 flags only: this
 // file holds kernel functions and nothing else (see dense_kernels.hpp).
 // docs/kernels/dense.md explains the tiling.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dense matmul_wt kernels, AVX-512 tier: F32, F16 and BF16 weights against
 // F32 activations, F16 against F16, and the packer of the F32 libxsmm path.
 // They need AVX512F/BW/VL/DQ and nothing more, so they are registered at the

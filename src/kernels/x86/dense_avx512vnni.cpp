@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dense matmul_wt kernel for BF16 weights against BF16 activations with
 // vdpbf16ps. Built with the avx512vnni flags (which include -mavx512bf16);
 // the tier does not imply AVX512_BF16, so registration also checks the CPU

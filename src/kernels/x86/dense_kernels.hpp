@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Dense (CONTIGUOUS F32 / F16 / BF16 weight) matmul_wt kernels for x86. The
 // ISA translation units (dense_avx2.cpp, dense_avx512.cpp, dense_avx512vnni.cpp)
 // see only this header: a plain struct filled by register_dense.cpp (built without ISA

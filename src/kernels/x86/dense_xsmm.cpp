@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The libxsmm path of the AVX-512 F32 dense kernel. Built without ISA flags:
 // it only calls libxsmm's JIT'd GEMMs and the AVX-512 packer.
 //

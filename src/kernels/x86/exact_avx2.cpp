@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Exact-precision matmul_wt kernels, AVX2/FMA/F16C: 8-lane vectors; the
 // batched path puts 8 output rows in the lanes and runs 8 activation rows
 // per tile. Kernel functions only (see exact_kernels.hpp, registered by

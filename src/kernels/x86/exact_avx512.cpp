@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Exact-precision matmul_wt kernels, AVX-512F/BW: 16-lane vectors; the
 // batched path puts 16 output rows in the lanes and runs 8 activation rows
 // per tile. Kernel functions only (see exact_kernels.hpp, registered by

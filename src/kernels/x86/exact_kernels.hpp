@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Exact-precision matmul_wt kernels (float32 activations) for every block
 // format, one shared driver per x86 tier over vectorized block decoders.
 // The kernels live in exact_<isa>.cpp (built with that ISA's flags) and see

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The u8 x s8 -> s32 dot-product step of the fast (integer) kernels, spelled
 // once for every tier a translation unit can be compiled for, so one kernel
 // body serves the VNNI tier and the tier below it.

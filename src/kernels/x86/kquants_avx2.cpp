@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Q2_K, Q3_K, Q4_K, Q5_K, Q6_K and IQ4_XS x Q8_K matmul_wt kernels, AVX2 (vpmaddubsw + vpmaddwd).
 // Kernel functions only (see kquants_kernels.hpp); no std templates here.
 //

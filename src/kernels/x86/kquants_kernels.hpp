@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // K-quant SIMD kernels (Q2_K, Q3_K, Q4_K, Q5_K, Q6_K and IQ4_XS, which also pairs with Q8_K) against Q8_K activations. The
 // per-ISA translation units (kquants_<isa>.cpp) export only these functions;
 // the registration code (register_kquants.cpp, built without ISA flags)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NVFP4 x Q8_0 matmul_wt, AVX2 tier (vpmaddubsw + vpmaddwd). Kernel
 // functions only (see nvfp4_kernels.hpp); docs/kernels/nvfp4.md explains the
 // tiling and the accumulation order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NVFP4 block pieces shared by the NVFP4 kernel translation units (AVX2 and
 // up). Include only from kernel TUs: everything lives in an anonymous
 // namespace, one private copy per TU (see int8_dot.hpp for why).

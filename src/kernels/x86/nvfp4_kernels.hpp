@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NVFP4 matmul_wt kernels for x86 in fast precision (Q8_0 activations). The
 // ISA translation units (nvfp4_avx2.cpp, and nvfp4_fast512.inc included by
 // nvfp4_fast_avx512.cpp and nvfp4_avx512vnni.cpp) see only this header: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "kernels/x86/packed_args.hpp"
 
 #include "dispatch/kernel.hpp"

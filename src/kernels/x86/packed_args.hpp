@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a packed-weight kernel reads, as a plain struct: the ISA translation
 // units see only this (no library inline function is compiled with wider ISA
 // flags), and the flag-free registration code fills it from MatmulArgs.

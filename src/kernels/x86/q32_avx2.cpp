@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // AVX2 matmul_wt kernels for Q4_0, Q8_0, IQ4_NL and MXFP4 weights against
 // Q8_0 activations (fast precision). Kernel functions only: see
 // q32_kernels.hpp for the accumulation order and register_q32.cpp for the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // AVX-512 (F/BW/VL/DQ, no VNNI) fast-precision kernels for the 32-element
 // block formats: the body is q32_fast512.inc, where vpmaddubsw + vpmaddwd do
 // the integer dot (the .inc explains why no pair sum saturates). Gives

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SIMD matmul_wt kernels for the 32-element block formats (Q4_0, Q8_0,
 // IQ4_NL, MXFP4, Q5_0 against Q8_0 activations; Q4_1, Q5_1 against Q8_1)
 // in fast precision (exact precision: exact_kernels.hpp). The kernels live in translation units built

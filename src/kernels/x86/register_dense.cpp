@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Registers the dense (CONTIGUOUS F32 / F16 / BF16) SIMD kernels. Built
 // without ISA flags: it only turns MatmulArgs into the plain DenseArgs the
 // ISA translation units read.

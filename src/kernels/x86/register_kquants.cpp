@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Registers the K-quant SIMD kernels (kquants_<isa>.cpp). Built without ISA
 // flags: it reads the weight's layout here and hands the kernels plain byte
 // strides (KqArgs), so the ISA translation units touch no shared inline code.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Registers the NVFP4 SIMD kernels (fast precision, Q8_0 activations) for
 // both block orders. Built without ISA flags: it only turns MatmulArgs into
 // the plain Nvfp4Args the ISA translation units read.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Registers the 32-element block format kernels (q32_<isa>.cpp). Built
 // without ISA flags: it only fills the plain Q32Args from MatmulArgs and adds
 // Kernel entries; the kernel bodies run only when the registry has checked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Registers the ternary / low-bit SIMD kernels (TQ2_0, TQ1_0, I2_S, Q2_0,
 // Q1_0) for both block orders. Built without ISA flags: it only turns
 // MatmulArgs into the plain TernaryArgs the ISA translation units read.

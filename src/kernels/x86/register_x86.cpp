@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The x86 provider: registers every SIMD kernel family. Each family lives in
 // its own translation unit compiled with its ISA's flags; this file is built
 // without them and only takes their registration functions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ternary / low-bit matmul_wt kernels, AVX2 tier (vpmaddubsw + vpmaddwd).
 // Built with the avx2 flags only: this file holds kernel functions and
 // nothing else (see ternary_kernels.hpp). docs/kernels/ternary.md explains

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Ternary and low-bit matmul_wt kernels (TQ2_0, TQ1_0, I2_S, Q2_0, Q1_0) for
 // x86. The ISA translation units (ternary_avx2.cpp, and ternary_fast512.inc
 // included by ternary_fast_avx512.cpp and ternary_avx512vnni.cpp)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A downstream C program built against the INSTALLED libskn with nothing but
  *     cc -std=c11 consumer.c $(pkg-config --cflags --libs skn)
  * (linked by the C driver, so no C++ runtime is named at link time).

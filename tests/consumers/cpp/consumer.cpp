@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A downstream C++17 program using skn.hpp from the installed package: the
 // consumer contract check, written with the wrapper, plus one matmul_wt.
 #include <skn/skn.hpp>

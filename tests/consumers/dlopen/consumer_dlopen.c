@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plug-in host's view of libskn: no -lskn at link time. The library is
  * loaded with dlopen("libskn.so.1") and every function is resolved with
  * dlvsym(handle, name, "SKN_1.0"), so the program binds to the 1.0 ABI by

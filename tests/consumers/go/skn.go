@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Package consumer binds the INSTALLED libskn through cgo and pkg-config, as a
 // downstream Go program would: no modules are downloaded.
 package consumer

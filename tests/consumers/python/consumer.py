@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """A downstream Python program using the INSTALLED libskn through ctypes only
 (no numpy, no compiled extension): ctypes.CDLL("libskn.so.1").
 

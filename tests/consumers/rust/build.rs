@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Link libskn: ask pkg-config (the program, not a crate) where it lives.
 use std::process::Command;
 

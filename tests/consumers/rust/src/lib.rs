@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 //! The few libskn functions this consumer needs, declared by hand from skn.h.
 #![allow(non_camel_case_types)]
 

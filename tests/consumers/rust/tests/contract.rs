@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The consumer contract check (docs/packaging.md), run by `cargo test --offline`.
 use skn_consumer::*;
 use std::ffi::CStr;
