@@ -33,9 +33,7 @@ SKN_API skn_isa skn_cpu_isa(void) { return skn_core::detected_isa(); }
 SKN_API const char* skn_isa_name(skn_isa isa) {
     // Validate the caller's integer before it becomes an enum (see raw_enum).
     const int64_t raw = skn_core::capi::raw_enum(isa);
-    const bool known = (raw >= SKN_ISA_SCALAR && raw <= SKN_ISA_AVX512_VNNI) || raw == SKN_ISA_NEON ||
-                       raw == SKN_ISA_NEON_DOTPROD;
-    return known ? skn_core::isa_tag(static_cast<skn_isa>(raw)) : "unknown";
+    return skn_core::isa_name(raw);
 }
 
 SKN_API skn_status skn_set_log_callback(skn_log_level level, skn_log_fn fn, void* user) {

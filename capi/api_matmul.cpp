@@ -5,6 +5,7 @@
 #include "dispatch/matmul.hpp"
 #include "layout/orientation.hpp"
 #include "layout/prepack.hpp"
+#include "runtime/isa.hpp"
 
 using skn_core::capi::guarded;
 using skn_core::capi::new_view_handle;
@@ -69,16 +70,9 @@ SKN_API skn_status skn_context_set_isa(skn_context* ctx, skn_isa cap) {
     return guarded([&] {
         skn_core::Context& c = context_of(ctx);
         const int64_t raw = skn_core::capi::raw_enum(cap);
-        skn_isa isa = SKN_ISA_SCALAR;
-        bool known = false;
-        for (skn_isa t : {SKN_ISA_SCALAR, SKN_ISA_AVX2, SKN_ISA_AVX_VNNI, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI,
-                          SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD})
-            if (raw == t) {
-                isa = t;
-                known = true;
-            }
-        if (!known) skn_core::fail(SKN_E_INVALID_ARGUMENT, "ISA {} is not an skn_isa", raw);
-        c.set_isa_cap(isa);
+        const skn_core::IsaInfo* isa = skn_core::find_isa(raw);
+        if (isa == nullptr) skn_core::fail(SKN_E_INVALID_ARGUMENT, "ISA {} is not an skn_isa", raw);
+        c.set_isa_cap(isa->isa);
     });
 }
 

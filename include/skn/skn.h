@@ -182,22 +182,29 @@ SKN_API skn_status skn_dequantize(skn_format format, const void* src, size_t src
 
 /* ===== 4. CPU features ==================================================== */
 
-/* Instruction-set tiers skn's kernels are built for, in increasing order of
- * capability within one architecture. */
+/* Instruction-set tiers skn's kernels are built for. Each tier belongs to one
+ * architecture (SCALAR to all); tiers are ordered by capability within their
+ * architecture only, so the numeric values are names, not ranks: a cap of an
+ * x86-64 tier on an Arm CPU (or the reverse) allows the scalar kernels alone.
+ * Values never change; new tiers are appended. */
 typedef enum skn_isa {
     SKN_ISA_SCALAR = 0,
-    SKN_ISA_AVX2 = 1,        /* AVX2 + FMA + F16C */
-    SKN_ISA_AVX_VNNI = 2,    /* AVX2 tier plus AVX-VNNI (vpdpbusd on ymm) */
-    SKN_ISA_AVX512 = 3,      /* AVX-512 F, BW, VL, DQ */
-    SKN_ISA_AVX512_VNNI = 4, /* AVX-512 tier plus AVX512_VNNI */
-    SKN_ISA_NEON = 16,
-    SKN_ISA_NEON_DOTPROD = 17
+    SKN_ISA_AVX2 = 1,         /* x86-64: AVX2 + FMA + F16C */
+    SKN_ISA_AVX_VNNI = 2,     /* x86-64: AVX2 tier plus AVX-VNNI (vpdpbusd on ymm) */
+    SKN_ISA_AVX512 = 3,       /* x86-64: AVX-512 F, BW, VL, DQ */
+    SKN_ISA_AVX512_VNNI = 4,  /* x86-64: AVX-512 tier plus AVX512_VNNI */
+    SKN_ISA_NEON = 16,        /* aarch64: Advanced SIMD */
+    SKN_ISA_NEON_DOTPROD = 17, /* aarch64: NEON plus the dot-product extension (sdot/udot) */
+    SKN_ISA_NEON_I8MM = 18,   /* aarch64: NEON dot-product tier plus int8 matrix multiply (smmla) */
+    SKN_ISA_SVE = 19,         /* aarch64: NEON i8mm tier plus SVE */
+    SKN_ISA_SVE2 = 20         /* aarch64: SVE tier plus SVE2 */
 } skn_isa;
 
 /* The best tier this CPU and operating system support. Never fails. */
 SKN_API skn_isa skn_cpu_isa(void);
 
-/* The lower-case name of a tier ("avx512vnni"), or "unknown". */
+/* The lower-case name of a tier ("avx512vnni", "neoni8mm", "sve2"), or
+ * "unknown". The names are the ones SKN_ISA accepts. */
 SKN_API const char* skn_isa_name(skn_isa isa);
 
 /* ===== 5. Scopes and views: packed weights and their block order ========= */
@@ -785,8 +792,8 @@ typedef struct skn_matmul_options {
 } skn_matmul_options;
 
 /* Create a context: one thread, the ISA cap from the environment variable
- * SKN_ISA (scalar|avx2|avxvnni|avx512|avx512vnni|neon|neondotprod) or else
- * the best this CPU has, no trace sink.
+ * SKN_ISA (scalar|avx2|avxvnni|avx512|avx512vnni|neon|neondotprod|neoni8mm|
+ * sve|sve2) or else the best this CPU has, no trace sink.
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (out NULL, SKN_ISA not a tier name);
  * SKN_E_OUT_OF_MEMORY. */
 SKN_API skn_status skn_context_create(skn_context** out);

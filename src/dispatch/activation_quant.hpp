@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Which quantizer prepares fast-precision activations: a vectorized one
-// where the CPU and the context's ISA cap allow (byte-identical to the
-// codec's, src/kernels/x86/activation_kernels.hpp), else the codec's own.
+// Which quantizer prepares fast-precision activations: the best registered
+// one (Registry::add_quantizer, byte-identical to the codec's) that the CPU
+// and the context's ISA cap allow, else the codec's own.
 #pragma once
 
 #include "formats/format.hpp"

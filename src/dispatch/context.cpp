@@ -2,30 +2,17 @@
 #include "dispatch/context.hpp"
 
 #include <cstdlib>
-#include <cstring>
 
-#include "runtime/cpu.hpp"
+#include "runtime/isa.hpp"
 #include "runtime/error.hpp"
 
 namespace skn_core {
-
-bool parse_isa(const char* text, skn_isa* out) {
-    if (text == nullptr) return false;
-    for (skn_isa isa : {SKN_ISA_SCALAR, SKN_ISA_AVX2, SKN_ISA_AVX_VNNI, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI,
-                        SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD})
-        if (std::strcmp(text, isa_tag(isa)) == 0) {
-            *out = isa;
-            return true;
-        }
-    return false;
-}
 
 Context::Context() : cap_(detected_isa()), registry_(&default_registry()) {
     if (const char* env = std::getenv("SKN_ISA"); env != nullptr && *env != 0) {
         skn_isa cap;
         if (!parse_isa(env, &cap))
-            fail(SKN_E_INVALID_ARGUMENT,
-                 "SKN_ISA=\"{}\" is not one of scalar, avx2, avxvnni, avx512, avx512vnni, neon, neondotprod", env);
+            fail(SKN_E_INVALID_ARGUMENT, "SKN_ISA=\"{}\" is not one of {}", env, isa_name_list());
         cap_ = cap;
     }
 }

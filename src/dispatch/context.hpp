@@ -54,8 +54,4 @@ private:
     std::vector<uint8_t> bytes_;
 };
 
-// Parse "scalar", "avx2", "avxvnni", "avx512", "avx512vnni", "neon",
-// "neondotprod"; returns false for anything else.
-bool parse_isa(const char* text, skn_isa* out);
-
 }  // namespace skn_core

@@ -3,20 +3,11 @@
 
 #include <cctype>
 
+#include "runtime/isa.hpp"
+
 namespace skn_core {
 
-const char* isa_tag(skn_isa isa) {
-    switch (isa) {
-        case SKN_ISA_SCALAR: return "scalar";
-        case SKN_ISA_AVX2: return "avx2";
-        case SKN_ISA_AVX_VNNI: return "avxvnni";
-        case SKN_ISA_AVX512: return "avx512";
-        case SKN_ISA_AVX512_VNNI: return "avx512vnni";
-        case SKN_ISA_NEON: return "neon";
-        case SKN_ISA_NEON_DOTPROD: return "neondotprod";
-    }
-    return "unknown";
-}
+const char* isa_tag(skn_isa isa) { return isa_name(isa); }
 
 const char* layout_tag(LayoutClass c) {
     switch (c) {
@@ -39,6 +30,10 @@ std::string lower(const char* s) {
 std::string kernel_name(const KernelKey& k) {
     return "matmul_wt_" + lower(find_format(k.weight)->name) + "_" + layout_tag(k.layout) + "_" +
            lower(find_format(k.activation)->name) + "_" + isa_tag(k.isa);
+}
+
+std::string quantizer_name(FormatId format, skn_isa isa) {
+    return "quantize_row_" + lower(find_format(format)->name) + "_" + isa_tag(isa);
 }
 
 }  // namespace skn_core

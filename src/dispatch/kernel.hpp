@@ -66,7 +66,19 @@ struct Kernel {
     bool (*supports)(const Layout& w) = nullptr;
 };
 
-const char* isa_tag(skn_isa isa);          // "scalar", "avx2", "avx512vnni" ...
+// A vectorized activation quantizer: writes exactly the bytes the codec's
+// quantize_row writes for `format` (formats/), faster. Inputs are finite.
+struct ActivationQuantizer {
+    FormatId format;
+    skn_isa isa;
+    QuantizeRowFn fn = nullptr;
+    std::string name;  // quantize_row_<format>_<isa>; filled in by the registry when empty
+};
+
+// "quantize_row_q8_0_avx2".
+std::string quantizer_name(FormatId format, skn_isa isa);
+
+const char* isa_tag(skn_isa isa);          // "scalar", "avx2", "avx512vnni" ... (runtime/isa_table.def)
 const char* layout_tag(LayoutClass c);     // "rm", "ibm", "dense", "strided"
 std::string kernel_name(const KernelKey& k);
 

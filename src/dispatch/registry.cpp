@@ -3,26 +3,9 @@
 
 #include <algorithm>
 
-#include "runtime/cpu.hpp"
 #include "runtime/error.hpp"
 
 namespace skn_core {
-
-bool cpu_runs(skn_isa isa) {
-    const CpuFeatures& f = cpu_features();
-    const bool avx2 = f.avx2 && f.fma && f.f16c;
-    const bool avx512 = avx2 && f.avx512f && f.avx512bw && f.avx512vl && f.avx512dq;
-    switch (isa) {
-        case SKN_ISA_SCALAR: return true;
-        case SKN_ISA_AVX2: return avx2;
-        case SKN_ISA_AVX_VNNI: return avx2 && f.avx_vnni;
-        case SKN_ISA_AVX512: return avx512;
-        case SKN_ISA_AVX512_VNNI: return avx512 && f.avx512vnni;
-        case SKN_ISA_NEON: return f.neon;
-        case SKN_ISA_NEON_DOTPROD: return f.neon && f.neon_dotprod;
-    }
-    return false;
-}
 
 void Registry::add(Kernel k) {
     for (const Kernel& e : kernels_)
@@ -43,9 +26,25 @@ const Kernel* Registry::best(FormatId weight, LayoutClass layout, FormatId activ
     const Kernel* found = nullptr;
     for (const Kernel& k : kernels_) {
         if (k.key.weight != weight || k.key.layout != layout || k.key.activation != activation) continue;
-        if (k.key.isa > cap || !cpu_runs(k.key.isa)) continue;
+        if (!isa_allows(cap, k.key.isa) || !cpu_runs(k.key.isa)) continue;
         if (w != nullptr && k.supports != nullptr && !k.supports(*w)) continue;
-        if (found == nullptr || k.key.isa > found->key.isa) found = &k;
+        if (found == nullptr || isa_better(k.key.isa, found->key.isa)) found = &k;
+    }
+    return found;
+}
+
+void Registry::add_quantizer(ActivationQuantizer q) {
+    for (const ActivationQuantizer& e : quantizers_)
+        if (e.format == q.format && e.isa == q.isa) fail(SKN_E_INTERNAL, "quantizer {} registered twice", e.name);
+    if (q.name.empty()) q.name = quantizer_name(q.format, q.isa);
+    quantizers_.push_back(std::move(q));
+}
+
+const ActivationQuantizer* Registry::best_quantizer(FormatId activation, skn_isa cap) const {
+    const ActivationQuantizer* found = nullptr;
+    for (const ActivationQuantizer& q : quantizers_) {
+        if (q.format != activation || !isa_allows(cap, q.isa) || !cpu_runs(q.isa)) continue;
+        if (found == nullptr || isa_better(q.isa, found->isa)) found = &q;
     }
     return found;
 }
@@ -54,7 +53,7 @@ const Registry& default_registry() {
     static const Registry registry = [] {
         Registry r;
         register_reference_kernels(r);
-        register_x86_kernels(r);
+        register_target_kernels(r);
         return r;
     }();
     return registry;

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The kernel registry: every kernel under its key. Providers register at
-// first use (reference kernels for every format and both orders, SIMD kernels
-// per ISA); lookup picks the best ISA the CPU has within a cap.
+// first use: the reference kernels for every format and both orders, then the
+// one architecture provider CMake linked (kernels/<arch>/register.cpp) with its
+// SIMD kernels per ISA. Lookup picks the best ISA the CPU has within a cap,
+// comparing tiers within one architecture only (runtime/isa.hpp). The registry
+// knows no kernel family and no architecture.
 #pragma once
 
 #include <vector>
 
 #include "dispatch/kernel.hpp"
+#include "runtime/isa.hpp"
 
 namespace skn_core {
 
@@ -23,18 +27,28 @@ public:
     // runs and whose ISA is <= cap, and that supports `w` (if it says).
     const Kernel* best(FormatId weight, LayoutClass layout, FormatId activation, skn_isa cap, const Layout* w) const;
 
+    // Activation quantizers are kernels too: a provider may register a
+    // vectorized quantize_row for an activation format, which must write the
+    // codec's bytes exactly. A second one for the same (format, ISA) is a
+    // programming error.
+    void add_quantizer(ActivationQuantizer q);
+    const std::vector<ActivationQuantizer>& quantizers() const { return quantizers_; }
+    // The highest-ISA quantizer for `activation` this CPU runs within cap, or null.
+    const ActivationQuantizer* best_quantizer(FormatId activation, skn_isa cap) const;
+
 private:
     std::vector<Kernel> kernels_;
+    std::vector<ActivationQuantizer> quantizers_;
 };
 
 // The library's registry, populated once by every provider.
 const Registry& default_registry();
 
-// Whether this CPU (and OS) can run code built for `isa`.
-bool cpu_runs(skn_isa isa);
-
-// Providers.
+// Providers. The reference provider is built everywhere (kernels/ref); the
+// target provider is the one architecture provider CMake chose
+// (kernels/x86_64, kernels/aarch64 or kernels/portable), which defines
+// register_target_kernels by forwarding to its register_<arch>_kernels.
 void register_reference_kernels(Registry& r);
-void register_x86_kernels(Registry& r);
+void register_target_kernels(Registry& r);
 
 }  // namespace skn_core

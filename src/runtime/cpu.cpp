@@ -7,6 +7,8 @@
 #define SKN_X86 1
 #elif defined(__aarch64__)
 #include <cpu_features/cpuinfo_aarch64.h>
+#include <sys/auxv.h>
+#include <sys/prctl.h>
 #define SKN_ARM64 1
 #endif
 
@@ -21,6 +23,23 @@ bool cpuid_avx_vnni() {
     if (__get_cpuid_max(0, nullptr) < 7) return false;
     __cpuid_count(7, 1, a, b, c, d);
     return (a & (1u << 4)) != 0;
+}
+#endif
+
+#if SKN_ARM64
+// The kernel's own words for the features (linux/arch/arm64/include/uapi/asm/hwcap.h),
+// spelled out so an old libc's headers cannot hide a feature.
+constexpr unsigned long kHwcapAsimd = 1ul << 1, kHwcapAsimdDp = 1ul << 20, kHwcapSve = 1ul << 22;
+constexpr unsigned long kHwcap2Sve2 = 1ul << 1, kHwcap2I8mm = 1ul << 13;
+
+// The SVE vector length of this thread, in bits (PR_SVE_GET_VL returns bytes
+// in its low 16 bits); 0 when the kernel does not say.
+int sve_vector_bits() {
+#ifndef PR_SVE_GET_VL
+    constexpr int PR_SVE_GET_VL = 51;
+#endif
+    const int vl = prctl(PR_SVE_GET_VL);
+    return vl < 0 ? 0 : (vl & 0xffff) * 8;
 }
 #endif
 
@@ -43,8 +62,13 @@ CpuFeatures detect() {
     f.avx_vnni = f.avx2 && cpuid_avx_vnni();
 #elif SKN_ARM64
     const auto a = cpu_features::GetAarch64Info().features;
-    f.neon = a.asimd != 0;
-    f.neon_dotprod = a.asimddp != 0;
+    const unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
+    f.neon = a.asimd != 0 || (hwcap & kHwcapAsimd) != 0;
+    f.neon_dotprod = a.asimddp != 0 || (hwcap & kHwcapAsimdDp) != 0;
+    f.neon_i8mm = a.i8mm != 0 || (hwcap2 & kHwcap2I8mm) != 0;
+    f.sve = a.sve != 0 || (hwcap & kHwcapSve) != 0;
+    f.sve2 = a.sve2 != 0 || (hwcap2 & kHwcap2Sve2) != 0;
+    f.sve_vector_bits = f.sve ? sve_vector_bits() : 0;
 #endif
     return f;
 }
@@ -54,19 +78,6 @@ CpuFeatures detect() {
 const CpuFeatures& cpu_features() {
     static const CpuFeatures features = detect();
     return features;
-}
-
-skn_isa detected_isa() {
-    const CpuFeatures& f = cpu_features();
-    const bool avx2_tier = f.avx2 && f.fma && f.f16c;
-    const bool avx512_tier = avx2_tier && f.avx512f && f.avx512bw && f.avx512vl && f.avx512dq;
-    if (avx512_tier && f.avx512vnni) return SKN_ISA_AVX512_VNNI;
-    if (avx512_tier) return SKN_ISA_AVX512;
-    if (avx2_tier && f.avx_vnni) return SKN_ISA_AVX_VNNI;
-    if (avx2_tier) return SKN_ISA_AVX2;
-    if (f.neon && f.neon_dotprod) return SKN_ISA_NEON_DOTPROD;
-    if (f.neon) return SKN_ISA_NEON;
-    return SKN_ISA_SCALAR;
 }
 
 }  // namespace skn_core

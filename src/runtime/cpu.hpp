@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // What this CPU can run, detected once: cpu_features for the documented bits,
-// our own CPUID read for AVX-VNNI (cpu_features 0.7 has no field for it).
+// our own CPUID read for AVX-VNNI (cpu_features 0.7 has no field for it), and
+// on arm64 the kernel's HWCAP words as well (a cpu_features too old for a
+// feature must not hide it). Which tier these make is runtime/isa.hpp's job.
 #pragma once
 
-#include "skn/skn.h"
+#include "runtime/isa.hpp"
 
 namespace skn_core {
 
@@ -13,12 +15,11 @@ struct CpuFeatures {
     bool avx_vnni = false;
     bool avx512f = false, avx512bw = false, avx512vl = false, avx512dq = false;
     bool avx512vnni = false, avx512bf16 = false;
-    bool neon = false, neon_dotprod = false;
+    bool neon = false, neon_dotprod = false, neon_i8mm = false;
+    bool sve = false, sve2 = false;
+    int sve_vector_bits = 0;  // the SVE vector length this process runs with; 0 without SVE
 };
 
 const CpuFeatures& cpu_features();
-
-// The best tier the hardware has, ignoring any cap.
-skn_isa detected_isa();
 
 }  // namespace skn_core

@@ -45,28 +45,49 @@ std::vector<float> awkward_row(int64_t n, int64_t span, uint64_t seed) {
     return x;
 }
 
-void expect_same_bytes(FormatId id) {
-    if (!cpu_runs(SKN_ISA_AVX2)) GTEST_SKIP() << "needs an AVX2 CPU";
-    const FormatTraits& f = *find_format(id);
-    const QuantizeRowFn fast = activation_quantizer(f, SKN_ISA_AVX2);
-    ASSERT_NE(fast, f.quantize_row) << f.name << ": no vectorized quantizer was chosen";
-    EXPECT_EQ(activation_quantizer(f, SKN_ISA_SCALAR), f.quantize_row) << "the scalar cap must keep the codec's";
+void expect_same_bytes(const ActivationQuantizer& q) {
+    if (!cpu_runs(q.isa)) GTEST_SKIP() << q.name << ": this CPU lacks " << isa_tag(q.isa);
+    const FormatTraits& f = *find_format(q.format);
     for (int64_t n : {256, 768, 4096}) {
         for (uint64_t seed = 1; seed <= 20; ++seed) {
             const std::vector<float> x = awkward_row(n, f.block_elems, seed * 31 + uint64_t(n));
             const size_t bytes = size_t(n / f.block_elems) * size_t(f.block_bytes);
             std::vector<uint8_t> want(bytes, 0xAA), got(bytes, 0x55);
             f.quantize_row(x.data(), n, want.data());
-            fast(x.data(), n, got.data());
+            q.fn(x.data(), n, got.data());
             for (size_t i = 0; i < bytes; ++i)
-                ASSERT_EQ(got[i], want[i]) << f.name << " n=" << n << " seed=" << seed << ": byte " << i
+                ASSERT_EQ(got[i], want[i]) << q.name << " n=" << n << " seed=" << seed << ": byte " << i
                                            << " of block " << i / size_t(f.block_bytes);
         }
     }
 }
 
-TEST(ActivationQuantizer, Q8_0WritesTheCodecsBytes) { expect_same_bytes(FormatId::Q8_0); }
-TEST(ActivationQuantizer, Q8_KWritesTheCodecsBytes) { expect_same_bytes(FormatId::Q8_K); }
+// Every registered quantizer, found in the registry: a new one is tested by
+// being registered.
+TEST(ActivationQuantizer, EveryRegisteredQuantizerWritesTheCodecsBytes) {
+    const auto& all = default_registry().quantizers();
+    if (all.empty()) GTEST_SKIP() << "this build registers no vectorized activation quantizer";
+    for (const ActivationQuantizer& q : all) {
+        SCOPED_TRACE(q.name);
+        EXPECT_EQ(q.name, quantizer_name(q.format, q.isa));
+        expect_same_bytes(q);
+    }
+}
+
+TEST(ActivationQuantizer, TheScalarCapKeepsTheCodecsQuantizer) {
+    for (FormatId id : {FormatId::Q8_0, FormatId::Q8_1, FormatId::Q8_K}) {
+        const FormatTraits& f = *find_format(id);
+        EXPECT_EQ(activation_quantizer(f, SKN_ISA_SCALAR), f.quantize_row) << f.name;
+    }
+}
+
+TEST(ActivationQuantizer, TheBestRegisteredQuantizerIsChosen) {
+    for (const ActivationQuantizer& q : default_registry().quantizers()) {
+        if (!cpu_runs(q.isa)) continue;
+        const FormatTraits& f = *find_format(q.format);
+        EXPECT_NE(activation_quantizer(f, q.isa), f.quantize_row) << q.name << " was not chosen at its own cap";
+    }
+}
 
 }  // namespace
 }  // namespace skn_core

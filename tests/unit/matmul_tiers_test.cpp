@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Kernel bodies written once for several ISA tiers (src/kernels/x86/
-// int8_dot.hpp) must give the same bits on every tier: the avx512 tier's
+// Kernel bodies written once for several ISA tiers (src/kernels/x86_64/
+// common/int8_dot.hpp) must give the same bits on every tier: the avx512 tier's
 // vpmaddubsw + vpmaddwd saturates where vpdpbusd does not, so agreement on
 // quantizer output alone proves little. Each pair runs on quantized weights
 // and on blocks of random bytes (codes at both ends of their range, -128

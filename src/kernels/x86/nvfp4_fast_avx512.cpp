@@ -1,5 +1,0 @@
-// SPDX-License-Identifier: MIT
-// NVFP4 x Q8_0 matmul_wt, AVX-512 tier without VNNI (vpmaddubsw + vpmaddwd).
-// Kernel functions only; the body is nvfp4_fast512.inc, shared with the
-// AVX512-VNNI tier, whose results this tier reproduces bit for bit.
-#include "kernels/x86/nvfp4_fast512.inc"

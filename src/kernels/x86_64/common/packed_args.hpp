@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// What a packed-weight kernel reads, as a plain struct: the ISA translation
+// units see only this (no library inline function is compiled with wider ISA
+// flags), and the flag-free registration code fills it from MatmulArgs.
+// Shared by the K-quant, NVFP4 and ternary families.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace skn_core {
+struct MatmulArgs;
+}
+
+namespace skn_core::kernels::x86_64 {
+
+struct PackedArgs {
+    const uint8_t* w = nullptr;  // block (0, 0) of the weight
+    int64_t so = 0, sb = 0;      // bytes between blocks (o, b) and (o + 1, b) / (o, b + 1)
+    int64_t bpr = 0;             // weight blocks per row
+    int64_t n = 0;               // activation rows
+    const uint8_t* xq = nullptr; // quantized activation rows, xq_stride bytes apart
+    size_t xq_stride = 0;
+    const float* bias = nullptr;
+    float* y = nullptr;
+    int64_t y_stride = 0;
+    float tensor_scale = 1.0f;   // per-tensor scale (I2_S), 1 otherwise
+};
+
+// Built without ISA flags (common/packed_args.cpp).
+PackedArgs packed_args(const MatmulArgs& m);
+
+}  // namespace skn_core::kernels::x86_64

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// Exact-precision matmul_wt kernels (float32 activations) for every block
+// format, one shared driver per x86 tier over vectorized block decoders.
+// The kernels live in exact_<isa>.cpp (built with that ISA's flags) and see
+// only the plain struct below; exact/register.cpp (built without ISA flags)
+// fills it from MatmulArgs. See docs/kernels/exact.md.
+//
+// Accumulation order (docs/kernels/exact.md), identical for both block
+// orders and any split of the output rows; w[k] is the decoded weight,
+// bit-identical to the format's scalar decoder. For each (i, o):
+//   n < 4 (input elements in the lanes): vector p of L decoded weights
+//     (inputs pL .. pL + L - 1, L = 8 avx2 / 16 avx512) goes into
+//     accumulator p % 4 with one fma per lane, in increasing p; then
+//     (a0 + a1) + (a2 + a3), whose lanes are summed in a halving tree.
+//   n >= 4 (output rows in the lanes): acc = 0; acc = fma(w[k], x[i, k], acc)
+//     for k = 0, 1, ..., in - 1: the plain serial order, the same at both tiers.
+// Then y = sum (+ bias[o]).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace skn_core::kernels::x86_64 {
+
+struct ExactArgs {
+    int32_t format = 0;          // GGUF type id of the weight
+    const uint8_t* w = nullptr;  // block (0, 0) of the weight (view data + layout offset)
+    int64_t so = 0, sb = 0;      // byte strides: output row, input block
+    int64_t bpr = 0;             // blocks per row
+    float tensor_scale = 1.0f;   // I2_S's per-tensor scale (1 for other formats)
+    int64_t n = 0;               // activation rows
+    const float* xf = nullptr;   // float activation rows
+    int64_t xf_stride = 0;       // floats
+    const float* bias = nullptr;
+    float* y = nullptr;
+    int64_t y_stride = 0;
+};
+
+// GGUF type ids of the formats both tiers decode: every block format.
+inline constexpr int32_t kExactFormats[] = {2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 20, 23, 34, 35, 36, 39, 40, 41, 42};
+
+// From this many activation rows on, the batched path (output rows in the
+// lanes) runs; below it the small-n path (input elements in the lanes).
+inline constexpr int kExactBatchedMinN = 4;
+
+using ExactFn = void (*)(const ExactArgs& a, int64_t out_begin, int64_t out_end);
+
+// Decodes `nblocks` blocks, `block_stride` bytes apart, into consecutive floats.
+using ExactDecodeFn = void (*)(const uint8_t* src, int64_t block_stride, int64_t nblocks, float tensor_scale,
+                               float* dst);
+
+// One kernel per tier for every format; a format it does not know is a no-op.
+void exact_matmul_avx2(const ExactArgs& a, int64_t out_begin, int64_t out_end);
+void exact_matmul_avx512(const ExactArgs& a, int64_t out_begin, int64_t out_end);
+
+// The tier's block decoder for a GGUF type id, or null when it has none.
+ExactDecodeFn exact_decoder_avx2(int32_t format);
+ExactDecodeFn exact_decoder_avx512(int32_t format);
+
+}  // namespace skn_core::kernels::x86_64

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: MIT
+# The x86-64 provider's sources. Included from src/CMakeLists.txt (source
+# properties are per directory, so the tiers are declared in skn_core's).
+# One line per family and tier: skn_add_kernel_tier gives it its ISA's flags.
+set(_x86 ${CMAKE_CURRENT_LIST_DIR})
+
+# Built without ISA flags: the provider, each family's registration table,
+# the shared argument packing, and the libxsmm adapter (libxsmm picks its
+# own code at run time).
+target_sources(skn_core PRIVATE
+  ${_x86}/register.cpp ${_x86}/common/packed_args.cpp ${_x86}/dense/xsmm.cpp
+  ${_x86}/activation/register.cpp ${_x86}/dense/register.cpp ${_x86}/exact/register.cpp
+  ${_x86}/kquants/register.cpp ${_x86}/nvfp4/register.cpp ${_x86}/q32/register.cpp ${_x86}/ternary/register.cpp)
+
+skn_add_kernel_tier(skn_core activation avx2 ${_x86}/activation/avx2.cpp)
+
+skn_add_kernel_tier(skn_core dense avx2 ${_x86}/dense/avx2.cpp)
+skn_add_kernel_tier(skn_core dense avx512 ${_x86}/dense/avx512.cpp)
+skn_add_kernel_tier(skn_core dense avx512vnni ${_x86}/dense/avx512vnni.cpp)
+
+# The exact kernels' block decoders must round like the scalar decoders, so
+# no multiply-add may be fused there.
+skn_add_kernel_tier(skn_core exact avx2 ${_x86}/exact/avx2.cpp OPTIONS -ffp-contract=off)
+skn_add_kernel_tier(skn_core exact avx512 ${_x86}/exact/avx512.cpp OPTIONS -ffp-contract=off)
+
+foreach(family kquants nvfp4 q32 ternary)
+  skn_add_kernel_tier(skn_core ${family} avx2 ${_x86}/${family}/avx2.cpp)
+  skn_add_kernel_tier(skn_core ${family} avx512 ${_x86}/${family}/avx512.cpp)
+  skn_add_kernel_tier(skn_core ${family} avx512vnni ${_x86}/${family}/avx512vnni.cpp)
+endforeach()

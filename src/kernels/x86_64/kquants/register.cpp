@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// Registers the K-quant SIMD kernels (kquants_<isa>.cpp). Built without ISA
+// flags: it reads the weight's layout here and hands the kernels plain byte
+// strides (KqArgs), so the ISA translation units touch no shared inline code.
+#include "dispatch/registry.hpp"
+#include "kernels/x86_64/kquants/kernels.hpp"
+
+namespace skn_core {
+namespace {
+
+using kernels::x86_64::KqFn;
+
+template <KqFn F>
+void kq_entry(const MatmulArgs& m, int64_t out_begin, int64_t out_end) {
+    F(kernels::x86_64::packed_args(m), out_begin, out_end);
+}
+
+// Canonical strides of a fresh [out, in] view in either order (any offset).
+bool rm_canonical(const Layout& l) { return l.rank == 2 && l.strides[1] == 1 && l.strides[0] == l.grid[1]; }
+bool ibm_canonical(const Layout& l) { return l.rank == 2 && l.strides[0] == 1 && l.strides[1] == l.grid[0]; }
+
+void add(Registry& r, FormatId f, LayoutClass c, skn_isa isa, MatmulKernelFn fn) {
+    Kernel k;
+    k.key = KernelKey{Op::MatmulWt, f, c, FormatId::Q8_K, isa};
+    k.fn = fn;
+    k.needs = kNeedsQuantized;
+    // A multiple of the 16-row GEMM tile and the 4-row GEMV step, and the
+    // GEMV's INPUT_BLOCK_MAJOR run (kquants/body512.inc, kIbmRows).
+    k.rows_per_task = 256;
+    k.supports = c == LayoutClass::BlockedRowMajor ? rm_canonical : ibm_canonical;
+    r.add(std::move(k));
+}
+
+}  // namespace
+
+void register_kquants_kernels(Registry& r) {
+    using namespace kernels::x86_64;
+    for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor}) {
+        add(r, FormatId::Q2_K, c, SKN_ISA_AVX2, kq_entry<kq_q2_k_avx2>);
+        add(r, FormatId::Q3_K, c, SKN_ISA_AVX2, kq_entry<kq_q3_k_avx2>);
+        add(r, FormatId::Q4_K, c, SKN_ISA_AVX2, kq_entry<kq_q4_k_avx2>);
+        add(r, FormatId::Q5_K, c, SKN_ISA_AVX2, kq_entry<kq_q5_k_avx2>);
+        add(r, FormatId::Q6_K, c, SKN_ISA_AVX2, kq_entry<kq_q6_k_avx2>);
+        add(r, FormatId::IQ4_XS, c, SKN_ISA_AVX2, kq_entry<kq_iq4_xs_avx2>);
+        add(r, FormatId::Q2_K, c, SKN_ISA_AVX512, kq_entry<kq_q2_k_avx512>);
+        add(r, FormatId::Q3_K, c, SKN_ISA_AVX512, kq_entry<kq_q3_k_avx512>);
+        add(r, FormatId::Q4_K, c, SKN_ISA_AVX512, kq_entry<kq_q4_k_avx512>);
+        add(r, FormatId::Q5_K, c, SKN_ISA_AVX512, kq_entry<kq_q5_k_avx512>);
+        add(r, FormatId::Q6_K, c, SKN_ISA_AVX512, kq_entry<kq_q6_k_avx512>);
+        add(r, FormatId::IQ4_XS, c, SKN_ISA_AVX512, kq_entry<kq_iq4_xs_avx512>);
+        add(r, FormatId::Q2_K, c, SKN_ISA_AVX512_VNNI, kq_entry<kq_q2_k_avx512vnni>);
+        add(r, FormatId::Q3_K, c, SKN_ISA_AVX512_VNNI, kq_entry<kq_q3_k_avx512vnni>);
+        add(r, FormatId::Q4_K, c, SKN_ISA_AVX512_VNNI, kq_entry<kq_q4_k_avx512vnni>);
+        add(r, FormatId::Q5_K, c, SKN_ISA_AVX512_VNNI, kq_entry<kq_q5_k_avx512vnni>);
+        add(r, FormatId::Q6_K, c, SKN_ISA_AVX512_VNNI, kq_entry<kq_q6_k_avx512vnni>);
+        add(r, FormatId::IQ4_XS, c, SKN_ISA_AVX512_VNNI, kq_entry<kq_iq4_xs_avx512vnni>);
+    }
+}
+
+}  // namespace skn_core

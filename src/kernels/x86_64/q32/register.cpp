@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// Registers the 32-element block format kernels (q32_<isa>.cpp). Built
+// without ISA flags: it only fills the plain Q32Args from MatmulArgs and adds
+// Kernel entries; the kernel bodies run only when the registry has checked
+// the CPU.
+#include "dispatch/registry.hpp"
+#include "kernels/x86_64/q32/kernels.hpp"
+
+namespace skn_core {
+
+namespace {
+
+using kernels::x86_64::Q32Args;
+using kernels::x86_64::Q32Fn;
+
+template <Q32Fn F>
+void entry(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
+    const View& w = *a.w;
+    const Layout& l = w.layout;
+    Q32Args q;
+    q.w = w.data + size_t(l.offset) * size_t(l.format->block_bytes);
+    q.so = l.strides[0];
+    q.sb = l.strides[1];
+    q.bpr = l.grid[1];
+    q.n = a.n;
+    q.xq = a.xq;
+    q.xq_stride = a.xq_stride;
+    q.bias = a.bias;
+    q.y = a.y;
+    q.y_stride = a.y_stride;
+    F(q, out_begin, out_end);
+}
+
+// The kernels address a tile's 16 rows with 32-bit byte offsets from its
+// first row and step blocks with positive strides.
+bool fits_tile_offsets(const Layout& l) {
+    const int64_t so = l.strides[0], sb = l.strides[1];
+    if (so <= 0 || sb <= 0) return false;
+    return so * int64_t(l.format->block_bytes) * 16 < (int64_t(1) << 31);
+}
+
+void add(Registry& r, FormatId f, LayoutClass c, FormatId act, skn_isa isa, MatmulKernelFn fn, uint32_t needs) {
+    Kernel k;
+    k.key = KernelKey{Op::MatmulWt, f, c, act, isa};
+    k.fn = fn;
+    k.needs = needs;
+    k.rows_per_task = 128;
+    k.supports = fits_tile_offsets;
+    r.add(std::move(k));
+}
+
+void add_both_orders(Registry& r, FormatId f, FormatId act, skn_isa isa, MatmulKernelFn fn, uint32_t needs) {
+    add(r, f, LayoutClass::BlockedRowMajor, act, isa, fn, needs);
+    add(r, f, LayoutClass::BlockedInputMajor, act, isa, fn, needs);
+}
+
+}  // namespace
+
+void register_q32_kernels(Registry& r) {
+    namespace kx = kernels::x86_64;
+    const FormatId q8 = FormatId::Q8_0;
+    add_both_orders(r, FormatId::Q4_0, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_q4_0_q8_0_avx512vnni>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q8_0, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_q8_0_q8_0_avx512vnni>, kNeedsQuantized);
+    add_both_orders(r, FormatId::IQ4_NL, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_iq4_nl_q8_0_avx512vnni>,
+                    kNeedsQuantized);
+    add_both_orders(r, FormatId::MXFP4, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_mxfp4_q8_0_avx512vnni>,
+                    kNeedsQuantized);
+    add_both_orders(r, FormatId::Q5_0, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_q5_0_q8_0_avx512vnni>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q4_1, FormatId::Q8_1, SKN_ISA_AVX512_VNNI, entry<kx::q32_q4_1_q8_1_avx512vnni>,
+                    kNeedsQuantized);
+    add_both_orders(r, FormatId::Q5_1, FormatId::Q8_1, SKN_ISA_AVX512_VNNI, entry<kx::q32_q5_1_q8_1_avx512vnni>,
+                    kNeedsQuantized);
+    add_both_orders(r, FormatId::Q4_0, q8, SKN_ISA_AVX512, entry<kx::q32_q4_0_q8_0_avx512>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q8_0, q8, SKN_ISA_AVX512, entry<kx::q32_q8_0_q8_0_avx512>, kNeedsQuantized);
+    add_both_orders(r, FormatId::IQ4_NL, q8, SKN_ISA_AVX512, entry<kx::q32_iq4_nl_q8_0_avx512>, kNeedsQuantized);
+    add_both_orders(r, FormatId::MXFP4, q8, SKN_ISA_AVX512, entry<kx::q32_mxfp4_q8_0_avx512>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q5_0, q8, SKN_ISA_AVX512, entry<kx::q32_q5_0_q8_0_avx512>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q4_1, FormatId::Q8_1, SKN_ISA_AVX512, entry<kx::q32_q4_1_q8_1_avx512>,
+                    kNeedsQuantized);
+    add_both_orders(r, FormatId::Q5_1, FormatId::Q8_1, SKN_ISA_AVX512, entry<kx::q32_q5_1_q8_1_avx512>,
+                    kNeedsQuantized);
+    add_both_orders(r, FormatId::Q4_0, q8, SKN_ISA_AVX2, entry<kx::q32_q4_0_q8_0_avx2>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q8_0, q8, SKN_ISA_AVX2, entry<kx::q32_q8_0_q8_0_avx2>, kNeedsQuantized);
+    add_both_orders(r, FormatId::IQ4_NL, q8, SKN_ISA_AVX2, entry<kx::q32_iq4_nl_q8_0_avx2>, kNeedsQuantized);
+    add_both_orders(r, FormatId::MXFP4, q8, SKN_ISA_AVX2, entry<kx::q32_mxfp4_q8_0_avx2>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q5_0, q8, SKN_ISA_AVX2, entry<kx::q32_q5_0_q8_0_avx2>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q4_1, FormatId::Q8_1, SKN_ISA_AVX2, entry<kx::q32_q4_1_q8_1_avx2>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q5_1, FormatId::Q8_1, SKN_ISA_AVX2, entry<kx::q32_q5_1_q8_1_avx2>, kNeedsQuantized);
+
+}
+
+}  // namespace skn_core
