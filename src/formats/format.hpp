@@ -9,35 +9,9 @@
 #include <cstdint>
 #include <span>
 
-namespace skn_core {
+#include "formats/facts.hpp"
 
-// Values are GGUF tensor type ids and never change (same numbers as skn_format).
-enum class FormatId : int32_t {
-    F32 = 0,
-    F16 = 1,
-    Q4_0 = 2,
-    Q4_1 = 3,
-    Q5_0 = 6,
-    Q5_1 = 7,
-    Q8_0 = 8,
-    Q8_1 = 9,
-    Q2_K = 10,
-    Q3_K = 11,
-    Q4_K = 12,
-    Q5_K = 13,
-    Q6_K = 14,
-    Q8_K = 15,
-    IQ4_NL = 20,
-    IQ4_XS = 23,
-    BF16 = 30,
-    TQ1_0 = 34,
-    TQ2_0 = 35,
-    I2_S = 36,
-    MXFP4 = 39,
-    NVFP4 = 40,
-    Q1_0 = 41,
-    Q2_0 = 42,
-};
+namespace skn_core {
 
 // Decode `nblocks` consecutive blocks at `src` into nblocks * block_elems floats.
 // `tensor_scale` is the per-tensor scale of formats that have one (I2_S), 1.0f

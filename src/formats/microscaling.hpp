@@ -13,11 +13,11 @@
 #include <cmath>
 #include <cstdint>
 
+#include "formats/facts.hpp"
+
 namespace skn_core {
 
-// E2M1 values times two, indexed by the 4-bit code: bit 3 is the sign, bits
-// 0..2 the magnitude {0, 0.5, 1, 1.5, 2, 3, 4, 6}. Code 8 is "-0" and decodes to 0.
-inline constexpr std::array<int8_t, 16> kE2M1Doubled = {0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12};
+// The E2M1 grid, doubled (kE2M1Doubled), is a format fact: formats/facts.hpp.
 
 // E8M0 exponent byte e -> 2^(e - 128), i.e. half of 2^(e - 127). Every byte
 // maps to a finite power of two: 0 and 1 land in the float32 subnormal range,

@@ -19,10 +19,8 @@ uint8_t pack_nibbles(uint8_t lo, uint8_t hi) { return uint8_t(lo | (hi << 4)); }
 
 // ---------------------------------------------------------------- IQ4 family
 
-// The 16 IQ4 levels, ascending, skewed so that -127 (the most negative) is
-// the anchor the scale search aims the block's largest element at.
-constexpr std::array<int8_t, 16> kIq4Levels = {-127, -104, -83, -65, -49, -35, -22, -10,
-                                               1,    13,   25,  38,  53,  69,  89,  113};
+// The 16 IQ4 levels: formats/facts.hpp.
+constexpr const int8_t (&kIq4Levels)[16] = kIq4nlValues;
 constexpr int kIq4Sub = 32;          // elements per scale
 constexpr int kIq4SuperBlock = 256;  // IQ4_XS elements per block
 constexpr float kNegligibleAmax = 1e-15f;

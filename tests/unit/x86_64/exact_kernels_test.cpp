@@ -20,6 +20,7 @@
 #include "kernels/x86_64/exact/kernels.hpp"
 #include "layout/prepack.hpp"
 #include "runtime/cpu.hpp"
+#include "runtime/error.hpp"
 #include "support/matmul_reference.hpp"
 
 namespace skn_core {
@@ -29,7 +30,7 @@ namespace kx = kernels::x86_64;
 
 struct Tier {
     skn_isa isa;
-    kx::ExactDecodeFn (*decoder)(int32_t);
+    kx::ExactDecodeFn (*decoder)(FormatId);
 };
 
 const Tier kTiers[] = {{SKN_ISA_AVX2, kx::exact_decoder_avx2}, {SKN_ISA_AVX512, kx::exact_decoder_avx512}};
@@ -61,13 +62,13 @@ TEST(ExactDecode, EveryBlockFormatHasADecoderAtEachTier) {
     for (const FormatTraits& f : all_formats()) {
         if (!f.block_quantized) continue;
         bool listed = false;
-        for (int32_t id : kx::kExactFormats) listed |= id == int32_t(f.id);
+        for (FormatId id : kx::kExactFormats) listed |= id == f.id;
         EXPECT_TRUE(listed) << f.name << " has no exact SIMD kernel";
     }
     for (const Tier& t : kTiers) {
         if (!cpu_runs(t.isa)) continue;
-        for (int32_t id : kx::kExactFormats) EXPECT_NE(t.decoder(id), nullptr) << "format " << id;
-        EXPECT_EQ(t.decoder(int32_t(FormatId::F32)), nullptr);
+        for (FormatId id : kx::kExactFormats) EXPECT_NE(t.decoder(id), nullptr) << "format " << int32_t(id);
+        EXPECT_EQ(t.decoder(FormatId::F32), nullptr);
     }
 }
 
@@ -79,7 +80,7 @@ TEST(ExactDecode, BitIdenticalToTheScalarDecoderOnRandomAndExtremeBlocks) {
             std::printf("skipping %s: this CPU lacks it\n", isa_tag(t.isa));
             continue;
         }
-        for (int32_t id : kx::kExactFormats) {
+        for (FormatId id : kx::kExactFormats) {
             const FormatTraits& f = *find_format(id);
             const kx::ExactDecodeFn dec = t.decoder(id);
             ASSERT_NE(dec, nullptr);
@@ -105,7 +106,7 @@ TEST(ExactDecode, BitIdenticalOnQuantizedBlocksReadWithAStride) {
     // INPUT_BLOCK_MAJOR kernel reads them (blocks not adjacent).
     for (const Tier& t : kTiers) {
         if (!cpu_runs(t.isa)) continue;
-        for (int32_t id : kx::kExactFormats) {
+        for (FormatId id : kx::kExactFormats) {
             const FormatTraits& f = *find_format(id);
             const int64_t be = f.block_elems;
             std::vector<float> w(size_t(4 * be));
@@ -185,7 +186,7 @@ void expect_rows_independent_of_batch(const Kernel& k, const Weight& w, const st
 TEST(ExactMatmul, AgreesAcrossOrdersThreadsAndBatches) {
     for (const Tier& t : kTiers) {
         if (!cpu_runs(t.isa)) continue;
-        for (int32_t id : kx::kExactFormats) {
+        for (FormatId id : kx::kExactFormats) {
             const FormatTraits& f = *find_format(id);
             const Kernel* krm = exact_kernel(f.id, LayoutClass::BlockedRowMajor, t.isa);
             const Kernel* kibm = exact_kernel(f.id, LayoutClass::BlockedInputMajor, t.isa);
@@ -213,7 +214,7 @@ TEST(ExactMatmul, AgreesAcrossOrdersThreadsAndBatches) {
 // avx512 give the same bits.
 TEST(ExactMatmul, BatchedPathIsBitIdenticalAcrossTiers) {
     if (!cpu_runs(SKN_ISA_AVX512)) GTEST_SKIP() << "needs an AVX-512 CPU to compare with";
-    for (int32_t id : kx::kExactFormats) {
+    for (FormatId id : kx::kExactFormats) {
         const FormatTraits& f = *find_format(id);
         const Kernel* k2 = exact_kernel(f.id, LayoutClass::BlockedInputMajor, SKN_ISA_AVX2);
         const Kernel* k5 = exact_kernel(f.id, LayoutClass::BlockedInputMajor, SKN_ISA_AVX512);
@@ -255,7 +256,7 @@ TEST(ExactMatmul, MatchesTheDocumentedOrdersBitForBit) {
     for (const Tier& t : kTiers) {
         if (!cpu_runs(t.isa)) continue;
         const int lanes = t.isa == SKN_ISA_AVX512 ? 16 : 8;
-        for (int32_t id : kx::kExactFormats) {
+        for (FormatId id : kx::kExactFormats) {
             const FormatTraits& f = *find_format(id);
             const Kernel* k = exact_kernel(f.id, LayoutClass::BlockedRowMajor, t.isa);
             ASSERT_NE(k, nullptr);
@@ -301,6 +302,31 @@ TEST(ExactMatmul, NonFiniteActivationsStayInTheirRow) {
                 else
                     EXPECT_EQ(f32_bits(y[at]), f32_bits(clean[at])) << k->name << " [" << i << ", " << o << "]";
             }
+    }
+}
+
+// A format without a decoder is a loud failure on both paths (small n and
+// batched), never a silent return that leaves y unwritten.
+TEST(ExactMatmul, AFormatWithoutADecoderIsAnErrorNotASilentNoWrite) {
+    for (const Tier& t : kTiers) {
+        if (!cpu_runs(t.isa)) continue;
+        const kx::ExactFn fn = t.isa == SKN_ISA_AVX2 ? kx::exact_matmul_avx2 : kx::exact_matmul_avx512;
+        for (int64_t n : {int64_t(1), int64_t(kx::kExactBatchedMinN)}) {
+            std::vector<float> x(size_t(n) * 32, 1.0f), y(size_t(n) * 2, 0.0f);
+            std::vector<uint8_t> w(2 * 32 * 4, 0);
+            kx::ExactArgs a;
+            a.format = FormatId::F32;
+            a.w = w.data();
+            a.so = 32 * 4;
+            a.sb = 4;
+            a.bpr = 32;
+            a.n = n;
+            a.xf = x.data();
+            a.xf_stride = 32;
+            a.y = y.data();
+            a.y_stride = 2;
+            EXPECT_THROW(fn(a, 0, 2), Error) << isa_tag(t.isa) << " n=" << n;
+        }
     }
 }
 

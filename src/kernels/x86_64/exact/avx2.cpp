@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/x86_64/common/value_tables.hpp"
 #include "kernels/x86_64/exact/kernels.hpp"
 
 namespace skn_core::kernels::x86_64 {
@@ -104,6 +105,6 @@ inline float vsum(Vec v) {
 }  // namespace
 
 void exact_matmul_avx2(const ExactArgs& a, int64_t out_begin, int64_t out_end) { run(a, out_begin, out_end); }
-ExactDecodeFn exact_decoder_avx2(int32_t format) { return format_of(format).dec; }
+ExactDecodeFn exact_decoder_avx2(FormatId format) { return format_of(format).dec; }
 
 }  // namespace skn_core::kernels::x86_64

@@ -20,10 +20,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "formats/facts.hpp"
+
 namespace skn_core::kernels::x86_64 {
 
 struct ExactArgs {
-    int32_t format = 0;          // GGUF type id of the weight
+    FormatId format = FormatId::F32;  // the weight's format
     const uint8_t* w = nullptr;  // block (0, 0) of the weight (view data + layout offset)
     int64_t so = 0, sb = 0;      // byte strides: output row, input block
     int64_t bpr = 0;             // blocks per row
@@ -36,12 +38,16 @@ struct ExactArgs {
     int64_t y_stride = 0;
 };
 
-// GGUF type ids of the formats both tiers decode: every block format.
-inline constexpr int32_t kExactFormats[] = {2, 3, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 20, 23, 34, 35, 36, 39, 40, 41, 42};
+// The formats both tiers decode: every block format.
+constexpr FormatId kExactFormats[] = {
+    FormatId::Q4_0,  FormatId::Q4_1,  FormatId::Q5_0,   FormatId::Q5_1,   FormatId::Q8_0,  FormatId::Q8_1,
+    FormatId::Q2_K,  FormatId::Q3_K,  FormatId::Q4_K,   FormatId::Q5_K,   FormatId::Q6_K,  FormatId::Q8_K,
+    FormatId::IQ4_NL, FormatId::IQ4_XS, FormatId::TQ1_0, FormatId::TQ2_0, FormatId::I2_S, FormatId::MXFP4,
+    FormatId::NVFP4, FormatId::Q1_0,  FormatId::Q2_0};
 
 // From this many activation rows on, the batched path (output rows in the
 // lanes) runs; below it the small-n path (input elements in the lanes).
-inline constexpr int kExactBatchedMinN = 4;
+constexpr int kExactBatchedMinN = 4;
 
 using ExactFn = void (*)(const ExactArgs& a, int64_t out_begin, int64_t out_end);
 
@@ -49,12 +55,19 @@ using ExactFn = void (*)(const ExactArgs& a, int64_t out_begin, int64_t out_end)
 using ExactDecodeFn = void (*)(const uint8_t* src, int64_t block_stride, int64_t nblocks, float tensor_scale,
                                float* dst);
 
-// One kernel per tier for every format; a format it does not know is a no-op.
+// One kernel per tier for every format of kExactFormats; any other format is
+// a programming error reported through exact_unknown_format, never a silent
+// no-write of y.
 void exact_matmul_avx2(const ExactArgs& a, int64_t out_begin, int64_t out_end);
 void exact_matmul_avx512(const ExactArgs& a, int64_t out_begin, int64_t out_end);
 
-// The tier's block decoder for a GGUF type id, or null when it has none.
-ExactDecodeFn exact_decoder_avx2(int32_t format);
-ExactDecodeFn exact_decoder_avx512(int32_t format);
+// The tier's block decoder for a format, or null when it has none.
+ExactDecodeFn exact_decoder_avx2(FormatId format);
+ExactDecodeFn exact_decoder_avx512(FormatId format);
+
+// Throws SKN_E_INTERNAL naming the format: an exact kernel was asked for a
+// format it has no decoder for (defined in exact/register.cpp, built without
+// ISA flags).
+[[noreturn]] void exact_unknown_format(FormatId format);
 
 }  // namespace skn_core::kernels::x86_64

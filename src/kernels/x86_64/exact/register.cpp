@@ -19,7 +19,7 @@ void entry(const MatmulArgs& m, int64_t out_begin, int64_t out_end) {
     const Layout& l = w.layout;
     const int64_t bb = l.format->block_bytes;
     ExactArgs a;
-    a.format = static_cast<int32_t>(l.format->id);
+    a.format = l.format->id;
     a.w = w.data + size_t(l.offset * bb);
     a.so = l.strides[0] * bb;
     a.sb = l.strides[1] * bb;
@@ -47,13 +47,22 @@ void add(Registry& r, FormatId f, skn_isa isa, MatmulKernelFn fn) {
 
 }  // namespace
 
+namespace kernels::x86_64 {
+void exact_unknown_format(FormatId format) {
+    const FormatTraits* f = find_format(format);
+    fail(SKN_E_INTERNAL, "exact kernel asked for format {} ({}), which it has no decoder for",
+         f != nullptr ? f->name : "unknown", static_cast<int32_t>(format));
+}
+}  // namespace kernels::x86_64
+
 void register_exact_kernels(Registry& r) {
     namespace kx = kernels::x86_64;
     // The list is data, not a call into the ISA translation units, which
     // must not run before the registry has checked the CPU.
-    for (const int32_t id : kx::kExactFormats) {
+    for (const FormatId id : kx::kExactFormats) {
         const FormatTraits* f = find_format(id);
-        if (f == nullptr || !f->block_quantized) fail(SKN_E_INTERNAL, "exact kernels list unknown format {}", id);
+        if (f == nullptr || !f->block_quantized)
+            fail(SKN_E_INTERNAL, "exact kernels list unknown format {}", static_cast<int32_t>(id));
         add(r, f->id, SKN_ISA_AVX2, entry<kx::exact_matmul_avx2>);
         add(r, f->id, SKN_ISA_AVX512, entry<kx::exact_matmul_avx512>);
     }

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "kernels/x86_64/kquants/kernels.hpp"
+#include "kernels/x86_64/common/value_tables.hpp"
 
 namespace skn_core::kernels::x86_64 {
 namespace {
@@ -196,7 +197,7 @@ inline void iq4xs_ints(const uint8_t* blk, const uint8_t* const* xb, __m256i* s)
     std::memcpy(&sh, blk + 2, 2);
     std::memcpy(&sl, blk + 4, 4);
     const __m256i table = _mm256_broadcastsi128_si256(
-        _mm_setr_epi8(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113));
+        load_table(kIq4nlLevels));
     const __m256i m0f = _mm256_set1_epi8(0x0f);
     __m256i acc[R];
     for (int r = 0; r < R; ++r) acc[r] = _mm256_setzero_si256();

@@ -15,6 +15,8 @@
 
 #include <cstdint>
 
+#include "kernels/x86_64/common/value_tables.hpp"
+
 namespace skn_core::kernels::x86_64 {
 namespace {
 
@@ -23,7 +25,7 @@ constexpr int64_t kQ80Bytes = 34;    // { f16 d; i8 q[32] }
 constexpr int kNvfp4CodeOffset = 12;
 
 // Per 128-bit lane: code -> 12 + doubled E2M1 value (code 8, "-0", is 12 too).
-inline __m128i nvfp4_code_table() { return _mm_setr_epi8(12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0); }
+inline __m128i nvfp4_code_table() { return load_table(kE2M1DoubledPlus12); }
 
 // Four UE4M3 bytes (little-endian in `packed`) -> four half scales.
 // Bit 7 is ignored; with v = u & 0x7F = E << 3 | M:

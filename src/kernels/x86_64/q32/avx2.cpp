@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "kernels/x86_64/q32/kernels.hpp"
+#include "kernels/x86_64/common/value_tables.hpp"
 
 namespace skn_core::kernels::x86_64 {
 namespace {
@@ -110,7 +111,7 @@ struct Mxfp4F {
         load_transpose_4x8(p + 1, t.ro, T);
         split_nibbles(T, W);
         const __m256i lut =
-            _mm256_broadcastsi128_si256(_mm_setr_epi8(12, 13, 14, 15, 16, 18, 20, 24, 12, 11, 10, 9, 8, 6, 4, 0));
+            _mm256_broadcastsi128_si256(load_table(kE2M1DoubledPlus12));
         lookup(lut, W);
         const __m256i e = _mm256_and_si256(_mm256_i32gather_epi32(reinterpret_cast<const int*>(p), t.voff, 1),
                                            _mm256_set1_epi32(0xFF));
@@ -132,7 +133,7 @@ struct Iq4NlF {
         load_transpose_4x8(p + 2, t.ro, T);
         split_nibbles(T, W);
         const __m256i lut = _mm256_broadcastsi128_si256(
-            _mm_setr_epi8(-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113));
+            load_table(kIq4nlLevels));
         lookup(lut, W);
         return fp16_scales(p, t.voff);
     }
