@@ -218,7 +218,7 @@ struct Q5_1F {
 };
 
 template <bool kQ81>
-void precompute(const Q32Args& a, int64_t i0, int C, int64_t k0, int64_t nb, int offset, float* dx, int32_t* nc,
+void precompute(const PackedArgs& a, int64_t i0, int C, int64_t k0, int64_t nb, int offset, float* dx, int32_t* nc,
                 float* mx) {
     constexpr int kAB = kQ81 ? 36 : 34, kAQ = kQ81 ? 4 : 2;
     const __m256i flip = _mm256_set1_epi8((char)0x80);
@@ -269,7 +269,7 @@ inline __m256i block_dot(const __m256i W[8], const __m256i Wabs[8], const uint8_
 }
 
 template <class F, int C>
-void tile(const Q32Args& a, const uint8_t* w0, int64_t sbb, const Tile& t, int64_t nb, const uint8_t* x0,
+void tile(const PackedArgs& a, const uint8_t* w0, int64_t sbb, const Tile& t, int64_t nb, const uint8_t* x0,
           const float* dx, const int32_t* nc, const float* mx, float* y0, bool first, bool last,
           const float* bias, const uint8_t* pf) {
     constexpr int kAB = F::kQ81 ? 36 : 34;
@@ -309,12 +309,12 @@ void tile(const Q32Args& a, const uint8_t* w0, int64_t sbb, const Tile& t, int64
 }
 
 template <class F>
-void run(const Q32Args& a, int64_t o0, int64_t o1) {
+void run(const PackedArgs& a, int64_t o0, int64_t o1) {
     alignas(32) float dx[kChunk * kMaxC];
     alignas(32) int32_t nc[kChunk * kMaxC];
     alignas(32) float mx[F::kQ81 ? kChunk * kMaxC : 1];
     constexpr int kAB = F::kQ81 ? 36 : 34;
-    const int64_t sbb = a.sb * F::kBytes, sob = a.so * F::kBytes;
+    const int64_t sbb = a.sb, sob = a.so;  // bytes
     for (int64_t i0 = 0; i0 < a.n;) {
         const int64_t left = a.n - i0;
         const int C = left >= 4 ? 4 : left >= 2 ? 2 : 1;
@@ -326,7 +326,7 @@ void run(const Q32Args& a, int64_t o0, int64_t o1) {
             // address order and prefetching the tile's next columns; partial
             // sums wait in y between passes. Otherwise each tile runs through
             // the chunk.
-            const bool by_columns = a.sb != 1 && a.n <= 4;
+            const bool by_columns = a.sb != F::kBytes && a.n <= 4;
             const int64_t step = by_columns ? kColumns : nb;
             for (int64_t kb = 0; kb < nb; kb += step) {
                 const int64_t nb2 = nb - kb < step ? nb - kb : step;
@@ -364,12 +364,12 @@ void run(const Q32Args& a, int64_t o0, int64_t o1) {
 
 }  // namespace
 
-void q32_q4_0_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1) { run<Q4_0F>(a, o0, o1); }
-void q32_q8_0_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1) { run<Q8_0F>(a, o0, o1); }
-void q32_iq4_nl_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1) { run<Iq4NlF>(a, o0, o1); }
-void q32_mxfp4_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1) { run<Mxfp4F>(a, o0, o1); }
-void q32_q5_0_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1) { run<Q5_0F>(a, o0, o1); }
-void q32_q4_1_q8_1_avx2(const Q32Args& a, int64_t o0, int64_t o1) { run<Q4_1F>(a, o0, o1); }
-void q32_q5_1_q8_1_avx2(const Q32Args& a, int64_t o0, int64_t o1) { run<Q5_1F>(a, o0, o1); }
+void q32_q4_0_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1) { run<Q4_0F>(a, o0, o1); }
+void q32_q8_0_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1) { run<Q8_0F>(a, o0, o1); }
+void q32_iq4_nl_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1) { run<Iq4NlF>(a, o0, o1); }
+void q32_mxfp4_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1) { run<Mxfp4F>(a, o0, o1); }
+void q32_q5_0_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1) { run<Q5_0F>(a, o0, o1); }
+void q32_q4_1_q8_1_avx2(const PackedArgs& a, int64_t o0, int64_t o1) { run<Q4_1F>(a, o0, o1); }
+void q32_q5_1_q8_1_avx2(const PackedArgs& a, int64_t o0, int64_t o1) { run<Q5_1F>(a, o0, o1); }
 
 }  // namespace skn_core::kernels::x86_64

@@ -2,7 +2,7 @@
 // SIMD matmul_wt kernels for the 32-element block formats (Q4_0, Q8_0,
 // IQ4_NL, MXFP4, Q5_0 against Q8_0 activations; Q4_1, Q5_1 against Q8_1)
 // in fast precision (exact precision: exact/kernels.hpp). The kernels live in translation units built
-// with their ISA's flags (q32_<isa>.cpp) and see only the plain struct below;
+// with their ISA's flags (q32/<isa>.cpp) and see only the plain struct below;
 // q32/register.cpp (built without ISA flags) fills it from MatmulArgs.
 //
 // Accumulation order, shared by every kernel of one tier and by both block
@@ -19,48 +19,40 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/x86_64/common/packed_args.hpp"
+
 namespace skn_core::kernels::x86_64 {
 
-struct Q32Args {
-    const uint8_t* w = nullptr;  // block (0, 0) of the weight (view data + layout offset)
-    int64_t so = 0, sb = 0;      // strides in blocks: output row, input block
-    int64_t bpr = 0;             // blocks per row
-    int64_t n = 0;               // activation rows
-    const uint8_t* xq = nullptr; // Q8_0 / Q8_1 activation rows (fast precision)
-    size_t xq_stride = 0;        // bytes
-    const float* bias = nullptr;
-    float* y = nullptr;
-    int64_t y_stride = 0;
-};
-
-using Q32Fn = void (*)(const Q32Args& a, int64_t out_begin, int64_t out_end);
+// The weight's strides are in bytes (PackedArgs, common/packed_args.hpp), as
+// in every other packed family.
+using Q32Fn = void (*)(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
 // Fast precision (Q8_0 / Q8_1 activations), one function per format and ISA;
 // the same function serves both block orders. avx512vnni and avx512 share
 // their body (q32/body512.inc).
-void q32_q4_0_q8_0_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_q8_0_q8_0_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_iq4_nl_q8_0_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_mxfp4_q8_0_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_q5_0_q8_0_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_q4_1_q8_1_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);  // xq: Q8_1 rows
-void q32_q5_1_q8_1_avx512vnni(const Q32Args& a, int64_t o0, int64_t o1);  // xq: Q8_1 rows
+void q32_q4_0_q8_0_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q8_0_q8_0_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_iq4_nl_q8_0_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_mxfp4_q8_0_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q5_0_q8_0_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q4_1_q8_1_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);  // xq: Q8_1 rows
+void q32_q5_1_q8_1_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);  // xq: Q8_1 rows
 
 // The same body without VNNI (q32/avx512.cpp): bit-identical to avx512vnni.
-void q32_q4_0_q8_0_avx512(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_q8_0_q8_0_avx512(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_iq4_nl_q8_0_avx512(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_mxfp4_q8_0_avx512(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_q5_0_q8_0_avx512(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_q4_1_q8_1_avx512(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_q5_1_q8_1_avx512(const Q32Args& a, int64_t o0, int64_t o1);
+void q32_q4_0_q8_0_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q8_0_q8_0_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_iq4_nl_q8_0_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_mxfp4_q8_0_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q5_0_q8_0_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q4_1_q8_1_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q5_1_q8_1_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
 
-void q32_q4_0_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_q8_0_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_iq4_nl_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_mxfp4_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_q5_0_q8_0_avx2(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_q4_1_q8_1_avx2(const Q32Args& a, int64_t o0, int64_t o1);
-void q32_q5_1_q8_1_avx2(const Q32Args& a, int64_t o0, int64_t o1);
+void q32_q4_0_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q8_0_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_iq4_nl_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_mxfp4_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q5_0_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q4_1_q8_1_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q5_1_q8_1_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
 
 }  // namespace skn_core::kernels::x86_64

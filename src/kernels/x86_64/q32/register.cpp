@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Registers the 32-element block format kernels (q32_<isa>.cpp). Built
-// without ISA flags: it only fills the plain Q32Args from MatmulArgs and adds
+// Registers the 32-element block format kernels (q32/<isa>.cpp). Built
+// without ISA flags: it only fills the plain PackedArgs from MatmulArgs and adds
 // Kernel entries; the kernel bodies run only when the registry has checked
 // the CPU.
 #include "dispatch/registry.hpp"
@@ -10,25 +10,11 @@ namespace skn_core {
 
 namespace {
 
-using kernels::x86_64::Q32Args;
 using kernels::x86_64::Q32Fn;
 
 template <Q32Fn F>
 void entry(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
-    const View& w = *a.w;
-    const Layout& l = w.layout;
-    Q32Args q;
-    q.w = w.data + size_t(l.offset) * size_t(l.format->block_bytes);
-    q.so = l.strides[0];
-    q.sb = l.strides[1];
-    q.bpr = l.grid[1];
-    q.n = a.n;
-    q.xq = a.xq;
-    q.xq_stride = a.xq_stride;
-    q.bias = a.bias;
-    q.y = a.y;
-    q.y_stride = a.y_stride;
-    F(q, out_begin, out_end);
+    F(kernels::x86_64::packed_args(a), out_begin, out_end);
 }
 
 // The kernels address a tile's 16 rows with 32-bit byte offsets from its
