@@ -8,6 +8,8 @@
 # SKN_ISA_FLAGS_<name> here. Nothing else in CMake lists ISAs.
 
 file(STRINGS ${PROJECT_SOURCE_DIR}/src/runtime/isa_table.def _skn_isa_rows REGEX "^SKN_ISA_ROW\\(")
+# A changed row (flags) must re-run the configuration.
+set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/runtime/isa_table.def)
 set(SKN_ISA_NAMES)
 foreach(row IN LISTS _skn_isa_rows)
   if(NOT row MATCHES "^SKN_ISA_ROW\\(([A-Z0-9_]+), *([a-z0-9]+), *([a-z0-9_]+), *([0-9]+), *\"([^\"]*)\"")

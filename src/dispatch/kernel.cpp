@@ -32,6 +32,25 @@ std::string kernel_name(const KernelKey& k) {
            lower(find_format(k.activation)->name) + "_" + isa_tag(k.isa);
 }
 
+bool parse_kernel_name(const std::string& name, KernelKey* out) {
+    const std::string prefix = "matmul_wt_";
+    if (name.rfind(prefix, 0) != 0) return false;
+    // Format names contain '_' themselves, so match whole words against the
+    // tables instead of splitting.
+    for (const FormatTraits& w : all_formats())
+        for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor, LayoutClass::Contiguous,
+                              LayoutClass::Strided})
+            for (const FormatTraits& a : all_formats())
+                for (const IsaInfo& i : isa_table()) {
+                    const KernelKey k{Op::MatmulWt, w.id, c, a.id, i.isa};
+                    if (kernel_name(k) == name) {
+                        *out = k;
+                        return true;
+                    }
+                }
+    return false;
+}
+
 std::string quantizer_name(FormatId format, skn_isa isa) {
     return "quantize_row_" + lower(find_format(format)->name) + "_" + isa_tag(isa);
 }

@@ -81,5 +81,11 @@ std::string quantizer_name(FormatId format, skn_isa isa);
 const char* isa_tag(skn_isa isa);          // "scalar", "avx2", "avx512vnni" ... (runtime/isa_table.def)
 const char* layout_tag(LayoutClass c);     // "rm", "ibm", "dense", "strided"
 std::string kernel_name(const KernelKey& k);
+// The inverse of kernel_name: the key a name spells, or false when it spells
+// none (a test checks every registered kernel round-trips). A kernel function
+// serving both orders through strides is named without the order
+// (<format>_<activation>_<isa>, e.g. q4_k_q8_k_avx512vnni); one per order
+// carries it (<format>_<order>_<activation>_<isa>).
+bool parse_kernel_name(const std::string& name, KernelKey* out);
 
 }  // namespace skn_core

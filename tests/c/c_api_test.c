@@ -121,6 +121,11 @@ static void test_cpu(void) {
     CHECK(strcmp(skn_isa_name(isa), "unknown") != 0);
     CHECK(strcmp(skn_isa_name(SKN_ISA_AVX512_VNNI), "avx512vnni") == 0);
     CHECK(strcmp(skn_isa_name((skn_isa)77), "unknown") == 0);
+    CHECK(strcmp(skn_isa_name(SKN_ISA_NEON_DOTPROD), "neondotprod") == 0);
+    CHECK(strcmp(skn_isa_name(SKN_ISA_NEON_I8MM), "neoni8mm") == 0);
+    CHECK(strcmp(skn_isa_name(SKN_ISA_SVE), "sve") == 0);
+    CHECK(strcmp(skn_isa_name(SKN_ISA_SVE2), "sve2") == 0);
+    CHECK(strcmp(skn_isa_name((skn_isa)5), "unknown") == 0);
 }
 
 struct log_capture {

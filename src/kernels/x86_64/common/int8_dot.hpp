@@ -19,7 +19,7 @@
 // a body written once in a .inc file is included by one .cpp per tier, and
 // each defines its own symbols.
 //
-// Include only from kernel translation units (<family>_<isa>.cpp): the
+// Include only from kernel translation units (<family>/<isa>.cpp): the
 // functions live in an anonymous namespace, one private copy per TU, so the
 // linker can never hand a wider ISA's copy to code that runs everywhere.
 #pragma once

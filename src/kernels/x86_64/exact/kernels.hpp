@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Exact-precision matmul_wt kernels (float32 activations) for every block
 // format, one shared driver per x86 tier over vectorized block decoders.
-// The kernels live in exact_<isa>.cpp (built with that ISA's flags) and see
+// The kernels live in exact/<isa>.cpp (built with that ISA's flags) and see
 // only the plain struct below; exact/register.cpp (built without ISA flags)
 // fills it from MatmulArgs. See docs/kernels/exact.md.
 //

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Registers the exact-precision kernels (exact_<isa>.cpp) for every block
+// Registers the exact-precision kernels (exact/<isa>.cpp) for every block
 // format both tiers decode, in both block orders. Built without ISA flags: it
 // fills the plain ExactArgs from MatmulArgs; the kernel bodies run only once
 // the registry has checked the CPU.

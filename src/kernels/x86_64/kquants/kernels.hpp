@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // K-quant SIMD kernels (Q2_K, Q3_K, Q4_K, Q5_K, Q6_K and IQ4_XS, which also pairs with Q8_K) against Q8_K activations. The
-// per-ISA translation units (kquants_<isa>.cpp) export only these functions;
+// per-ISA translation units (kquants/<isa>.cpp) export only these functions;
 // the registration code (kquants/register.cpp, built without ISA flags)
 // reads the weight's layout and hands them plain byte strides, so the ISA
 // code never instantiates an inline function shared with other TUs.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Registers the K-quant SIMD kernels (kquants_<isa>.cpp). Built without ISA
+// Registers the K-quant SIMD kernels (kquants/<isa>.cpp). Built without ISA
 // flags: it reads the weight's layout here and hands the kernels plain byte
 // strides (KqArgs), so the ISA translation units touch no shared inline code.
 #include "dispatch/registry.hpp"
