@@ -65,7 +65,9 @@ TEST(IsaTable, DetectedTierBelongsToThisBuildsArchitectureAndRuns) {
     EXPECT_TRUE(cpu_runs(d->isa)) << d->name;
     // Every tier of this architecture ranked above the detected one does not run.
     for (const IsaInfo& i : isa_table())
-        if (i.arch == build_arch() && i.rank > d->rank) EXPECT_FALSE(cpu_runs(i.isa)) << i.name << " runs but " << d->name << " was detected";
+        if (i.arch == build_arch() && i.rank > d->rank) {
+            EXPECT_FALSE(cpu_runs(i.isa)) << i.name << " runs but " << d->name << " was detected";
+        }
 }
 
 TEST(KernelNaming, EveryRegisteredNameIsItsKeyAndParsesBack) {
