@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Formats, quantize and dequantize.
 #include <cstddef>
+#include <string>
+#include <strings.h>
+
+#include <fmt/format.h>
 
 #include "capi/guard.hpp"
 #include "capi/handles.hpp"
 #include "formats/format.hpp"
 #include "formats/tensor_codec.hpp"
+#include "gguf/types.hpp"
 
 using skn_core::capi::guarded;
 using skn_core::capi::require_non_null;
@@ -14,6 +19,51 @@ using skn_core::capi::require_non_null;
 namespace {
 
 constexpr size_t kPropsV1Size = offsetof(skn_format_props, bits_per_weight) + sizeof(double);
+
+// The GGUF tensor type named `name` (case-insensitive) among the ids ggml
+// defines, implemented or not.
+skn_core::gguf::TensorType gguf_type_named(const std::string& name) {
+    for (int32_t id = 0; id < 64; ++id) {
+        const skn_core::gguf::TensorType t = skn_core::gguf::tensor_type(id);
+        if (t.id >= 0 && std::string(t.name) != "unknown" && strcasecmp(t.name, name.c_str()) == 0) return t;
+    }
+    return skn_core::gguf::TensorType{};
+}
+
+// Why `name` is not a format, and what the names are. The common mistakes:
+// a llama.cpp file type ("Q4_K_M": a per-tensor mix of formats), and a GGUF
+// type skn knows of but does not implement ("IQ2_XXS").
+[[noreturn]] void fail_unknown_name(const char* name) {
+    std::string valid;
+    for (const skn_core::FormatTraits& f : skn_core::all_formats()) valid += fmt::format("{}{}", valid.empty() ? "" : ", ", f.name);
+    const std::string n = name;
+    std::string why;
+    const skn_core::gguf::TensorType t = gguf_type_named(n);
+    if (t.id >= 0) {
+        why = t.removed ? fmt::format("{} (GGUF type {}) was removed from GGUF; skn does not implement it", t.name, t.id)
+                        : fmt::format("{} is GGUF tensor type {}, which skn knows of (it can size and skip such "
+                                      "tensors) but does not implement",
+                                      t.name, t.id);
+    } else {
+        // A llama.cpp file type is a base format plus a size suffix: Q4_K_M,
+        // Q3_K_L, IQ2_M ... (LLAMA_FTYPE_MOSTLY_*).
+        for (const char* suffix : {"_S", "_M", "_L", "_XL"}) {
+            const size_t sl = std::string(suffix).size();
+            if (n.size() <= sl || strcasecmp(n.c_str() + n.size() - sl, suffix) != 0) continue;
+            const std::string base = n.substr(0, n.size() - sl);
+            const skn_core::FormatTraits* bf = skn_core::find_format_by_name(base.c_str());
+            const skn_core::gguf::TensorType bt = gguf_type_named(base);
+            const bool iq = base.size() >= 3 && strncasecmp(base.c_str(), "IQ", 2) == 0;
+            if (bf == nullptr && bt.id < 0 && !iq) continue;
+            why = fmt::format("{} is a llama.cpp file type (a model quantized mostly to {}, with some tensors in "
+                              "other formats), not a block format: each tensor of such a file has its own format",
+                              n, bf != nullptr ? bf->name : base);
+            break;
+        }
+    }
+    skn_core::fail(SKN_E_UNKNOWN_FORMAT, "no format is named \"{}\"{}{}. Format names (case-insensitive): {}", n,
+                   why.empty() ? "" : ": ", why, valid);
+}
 
 }  // namespace
 
@@ -50,7 +100,7 @@ SKN_API skn_status skn_format_from_name(const char* name, skn_format* format) {
         require_non_null(name, "name");
         require_non_null(format, "format");
         const skn_core::FormatTraits* f = skn_core::find_format_by_name(name);
-        if (f == nullptr) skn_core::fail(SKN_E_UNKNOWN_FORMAT, "no format is named \"{}\"", name);
+        if (f == nullptr) fail_unknown_name(name);
         *format = static_cast<skn_format>(f->id);
     });
 }

@@ -24,6 +24,7 @@ extern "C" SKN_API skn_status skn_gguf_tensor_view(const skn_gguf* g, int64_t in
         for (int d = 0; d < t.rank; ++d) natural[d] = t.ne[size_t(t.rank - 1 - d)];
         skn_core::View v = skn_core::make_view(bytes.data(), bytes.size(), fmt, natural, t.rank, skn_core::BlockOrder::RowMajor);
         v.keep_alive = g->file;
+        v.name = std::make_shared<const std::string>(t.name);
         if (f.options().orientation == skn_core::gguf::Orientation::AsStored && t.rank >= 2) {
             if (fmt.block_quantized)
                 skn_core::fail(SKN_E_INVALID_ARGUMENT,

@@ -6,7 +6,8 @@
 #   libskn-dev  include/skn/skn.h, include/skn/skn.hpp, the libskn.so link,
 #               lib/<multiarch>/pkgconfig/skn.pc,
 #               lib/<multiarch>/cmake/skn/{sknConfig,sknConfigVersion,sknTargets*}.cmake
-#   skn-tools   bin/skn
+#   skn-tools   bin/skn, share/man/man1/skn*.1.gz
+#   each        share/doc/<package>/{copyright,changelog.gz}
 # and cpack -G DEB makes one package of each (scripts/package-and-install).
 include(CMakePackageConfigHelpers)
 
@@ -41,10 +42,55 @@ if(TARGET skn_tool)
   install(TARGETS skn_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT skn-tools)
 endif()
 
+# ---- what every Debian package carries in /usr/share/doc/<package> -----------
+# The machine-readable copyright file (skn's licence and those of the code
+# built into libskn.so.1), a compressed changelog, and for skn-tools the
+# manual pages generated from the same files as `skn <cmd> --help`
+# (tools/skn/help, cmake/SknHelp.cmake). Compressed with gzip -9n, as Debian
+# requires (no name or time stamp in the header: reproducible).
+set(SKN_DEB_MAINTAINER "skn maintainers <noreply@skn.invalid>" CACHE STRING
+  "Maintainer of the Debian packages (name <address>); a distribution sets its own")
+set(SKN_DEB_DIR ${PROJECT_BINARY_DIR}/packaging)
+file(MAKE_DIRECTORY ${SKN_DEB_DIR})
+find_program(SKN_GZIP gzip)
+# The changelog's date is the last commit's (so rebuilding gives the same
+# file), or a fixed one outside git.
+execute_process(COMMAND git log -1 --format=%cD WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+  OUTPUT_VARIABLE SKN_DEB_DATE OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE _git_rc)
+if(NOT _git_rc EQUAL 0 OR SKN_DEB_DATE STREQUAL "")
+  set(SKN_DEB_DATE "Mon, 30 Nov 2026 00:00:00 +0000")
+endif()
+configure_file(${PROJECT_SOURCE_DIR}/packaging/deb/changelog.in ${SKN_DEB_DIR}/changelog @ONLY)
+set(_skn_man_pages)
+if(TARGET skn_tool)
+  file(GLOB _skn_man_sources ${PROJECT_BINARY_DIR}/tools/generated/man/*.1)
+  foreach(m IN LISTS _skn_man_sources)
+    get_filename_component(n ${m} NAME)
+    file(COPY_FILE ${m} ${SKN_DEB_DIR}/${n} ONLY_IF_DIFFERENT)
+    list(APPEND _skn_man_pages ${SKN_DEB_DIR}/${n})
+  endforeach()
+endif()
+if(SKN_GZIP)
+  foreach(f ${SKN_DEB_DIR}/changelog ${_skn_man_pages})
+    execute_process(COMMAND ${SKN_GZIP} -9nf ${f} RESULT_VARIABLE _gz_rc)
+    if(NOT _gz_rc EQUAL 0)
+      message(FATAL_ERROR "gzip -9n ${f} failed")
+    endif()
+  endforeach()
+  list(TRANSFORM _skn_man_pages APPEND .gz)
+  foreach(component libskn1 libskn-dev skn-tools)
+    install(FILES ${PROJECT_SOURCE_DIR}/packaging/deb/copyright ${SKN_DEB_DIR}/changelog.gz
+      DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${component} COMPONENT ${component})
+  endforeach()
+  if(_skn_man_pages)
+    install(FILES ${_skn_man_pages} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT skn-tools)
+  endif()
+endif()
+
 # ---- Debian packages: libskn1, libskn-dev, skn-tools -------------------------
 set(CPACK_PACKAGE_NAME skn)
 set(CPACK_PACKAGE_VENDOR "skn")
-set(CPACK_PACKAGE_CONTACT "skn maintainers <skn@localhost>")
+set(CPACK_PACKAGE_CONTACT "${SKN_DEB_MAINTAINER}")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
@@ -71,6 +117,11 @@ set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 
 set(CPACK_DEBIAN_LIBSKN1_PACKAGE_NAME libskn1)
 set(CPACK_DEBIAN_LIBSKN1_PACKAGE_SECTION libs)
+# The loader cache is refreshed by dpkg's ldconfig trigger, not by maintainer
+# scripts; CPack's own ldconfig scripts are removed after packaging
+# (packaging/deb/post_build.cmake).
+set(CPACK_DEBIAN_LIBSKN1_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/packaging/deb/triggers)
+set(CPACK_POST_BUILD_SCRIPTS ${PROJECT_SOURCE_DIR}/packaging/deb/post_build.cmake)
 # The synopsis line is the project DESCRIPTION; these are the long descriptions.
 set(CPACK_COMPONENT_LIBSKN1_DESCRIPTION "The shared library libskn.so.1, the stable C ABI of skn: the GGUF block
 formats, quantize and dequantize, packed-weight views and prepack,

@@ -145,7 +145,10 @@ SKN_API int32_t skn_format_at(int32_t index);
 
 /* Look a format up by its name, case-insensitively ("q4_k", "Q4_K").
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT for NULL arguments;
- * SKN_E_UNKNOWN_FORMAT when no format has that name. */
+ * SKN_E_UNKNOWN_FORMAT when no format has that name; its message lists the
+ * names, and says when the name is a llama.cpp file type such as "Q4_K_M"
+ * (a per-tensor mix of formats) or a GGUF type skn knows of but does not
+ * implement ("IQ2_XXS", type 16). */
 SKN_API skn_status skn_format_from_name(const char* name, skn_format* format);
 
 /* ===== 3. Quantize and dequantize ========================================= */
@@ -266,9 +269,11 @@ SKN_API skn_status skn_scope_allocated(const skn_scope* scope, uint64_t* out_byt
  * Dense formats (F32, F16, BF16) take order SKN_ORDER_ROW_MAJOR only.
  * I2_S bytes include the per-tensor trailer after the codes.
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL pointers, rank outside 1..4, a
- * dimension <= 0, the last dimension not a multiple of the block size,
- * nbytes smaller than the layout needs: the message gives both sizes, an
- * order that is not an skn_block_order); SKN_E_UNKNOWN_FORMAT. */
+ * dimension <= 0, the last dimension not a multiple of the block size (when
+ * the one before it is, the message is skn_require_out_in's: the shape
+ * "looks like [in, out]"), nbytes smaller than the layout needs: the message
+ * gives both sizes, an order that is not an skn_block_order);
+ * SKN_E_UNKNOWN_FORMAT. */
 SKN_API skn_status skn_view_from_bytes(const void* data, size_t nbytes, skn_format format, const int64_t* shape,
                                        int rank, skn_block_order order, skn_view** out);
 
@@ -392,7 +397,15 @@ SKN_API skn_status skn_require_out_in(int64_t rows, int64_t in, skn_format forma
 /* Shipped in the library so a downstream converter checks its output against
  * the same bytes skn's kernels are checked against. */
 
-/* Tagged fixture: a [rows, blocks_per_row] grid (1..65535 each) of `format`
+/* The default tagged-fixture grid: 4 rows by 3 blocks per row. Non-square,
+ * so a caller that swaps rows and blocks_per_row is caught as well. */
+#define SKN_FIXTURE_DEFAULT_ROWS 4
+#define SKN_FIXTURE_DEFAULT_BLOCKS_PER_ROW 3
+
+/* Tagged fixture: a [rows, blocks_per_row] grid (rows 2..65535, blocks_per_row
+ * 3..65535: with one row or one block per row both orders put every block at
+ * the same index, so such a grid would agree whatever order its bytes are in,
+ * and is refused) of `format`
  * in which every byte of block (o, b) is derived from (o, b), so no two
  * blocks are alike. kernel_order = 0 gives ROW_MAJOR bytes, 1 gives
  * INPUT_BLOCK_MAJOR bytes. The bytes are not meant to decode to anything
@@ -406,8 +419,10 @@ SKN_API skn_status skn_fixture_bytes(skn_format format, int kernel_order, int64_
 /* Check `n` bytes against the tagged fixture of the same format, order and
  * grid. Returns NULL when every byte agrees. Otherwise a message naming the
  * first block found in the wrong place: which block it is, where it belongs,
- * and what was found there instead (or why the bytes could not be checked:
- * wrong size, unknown format). The message is owned by the library and valid
+ * and what was found there instead; then "K of N blocks are out of place",
+ * and whether the bytes are exactly the other order's fixture ("the bytes
+ * are exactly the ROW_MAJOR order fixture") or not (or why the bytes could
+ * not be checked: wrong size, unknown format, a grid under 2 x 3). The message is owned by the library and valid
  * until the next call of this function on the same thread. */
 SKN_API const char* skn_fixture_disagreement(const void* bytes, size_t n, skn_format format, int kernel_order,
                                              int64_t rows, int64_t blocks_per_row);
@@ -835,11 +850,21 @@ SKN_API skn_status skn_matmul_wt(skn_context* ctx, const float* x, int64_t x_row
                                  const skn_matmul_options* opts);
 
 /* Prepare a weight for skn_matmul_wt once, at load: check it is [out, in]
- * (skn_require_out_in), then return it in the block order the best kernel
- * for this context's ISA cap reads (fast precision). A weight already in
- * that order is returned as is (the same handle, one more reference):
- * calling this twice copies nothing. Otherwise the copy lives in `scope`
- * and an ADAPTER event is sent to the context's trace sink.
+ * (skn_require_out_in), then return it in the block order that is fastest
+ * for this context's ISA cap (fast precision). Both orders have SIMD kernels
+ * for the block formats; the order is the one whose kernel has the higher
+ * ISA tier, and between kernels of the same tier the one measured faster for
+ * this format and tier (src/dispatch/order_table.inc, written by
+ * `skn bench --order-table`): n = 1 decides, a tie there (under 5%) goes to
+ * n >= 32, a tie there too or a tier without measurements keeps the weight's
+ * order. On avx512vnni that is INPUT_BLOCK_MAJOR for Q4_0, Q4_K, Q6_K,
+ * IQ4_NL and MXFP4 and ROW_MAJOR for Q8_0, TQ2_0 and NVFP4
+ * (docs/performance.md). Call it once per weight at load, not per call: a
+ * conversion copies the whole weight.
+ * A weight already in that order is returned as is (the same handle, one
+ * more reference): calling this twice copies nothing. Otherwise the copy
+ * lives in `scope` and an ADAPTER event is sent to the context's trace sink
+ * (with no sink, to the log at SKN_LOG_DEBUG).
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL arguments, not [out, in],
  * NULL scope when a copy is needed); SKN_E_OUT_OF_MEMORY. */
 SKN_API skn_status skn_prepack_for_matmul(skn_context* ctx, const skn_view* w, skn_scope* scope, skn_view** out);

@@ -20,6 +20,20 @@
 #ifndef SKN_HPP
 #define SKN_HPP
 
+/* The wrapper uses std::void_t, std::optional and std::string_view: say so
+ * plainly instead of failing deep inside a template under an older standard.
+ * (MSVC keeps __cplusplus at 199711L unless /Zc:__cplusplus; _MSVC_LANG is
+ * its real value.) */
+#if defined(_MSVC_LANG) && _MSVC_LANG > __cplusplus
+#define SKN_HPP_CPLUSPLUS _MSVC_LANG
+#else
+#define SKN_HPP_CPLUSPLUS __cplusplus
+#endif
+#if SKN_HPP_CPLUSPLUS < 201703L
+#error "skn.hpp needs C++17 or later (compile with -std=c++17 or newer); from C++14 or C use skn/skn.h"
+#else /* the rest of the header, skipped after the #error so it is the only diagnostic */
+#undef SKN_HPP_CPLUSPLUS
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -101,6 +115,32 @@ private:
 
 using bytes = std::vector<std::uint8_t>;
 using const_byte_span = span<const std::uint8_t>;
+
+namespace detail {
+template <class T>
+struct is_span : std::false_type {};
+template <class T>
+struct is_span<span<T>> : std::true_type {};
+
+/* The skn_gguf_type of each C++ element type array_values<T> accepts. */
+template <class T>
+struct gguf_element_type;
+template <> struct gguf_element_type<std::uint8_t> { static constexpr skn_gguf_type value = SKN_GGUF_TYPE_U8; };
+template <> struct gguf_element_type<std::int8_t> { static constexpr skn_gguf_type value = SKN_GGUF_TYPE_I8; };
+template <> struct gguf_element_type<std::uint16_t> { static constexpr skn_gguf_type value = SKN_GGUF_TYPE_U16; };
+template <> struct gguf_element_type<std::int16_t> { static constexpr skn_gguf_type value = SKN_GGUF_TYPE_I16; };
+template <> struct gguf_element_type<std::uint32_t> { static constexpr skn_gguf_type value = SKN_GGUF_TYPE_U32; };
+template <> struct gguf_element_type<std::int32_t> { static constexpr skn_gguf_type value = SKN_GGUF_TYPE_I32; };
+template <> struct gguf_element_type<std::uint64_t> { static constexpr skn_gguf_type value = SKN_GGUF_TYPE_U64; };
+template <> struct gguf_element_type<std::int64_t> { static constexpr skn_gguf_type value = SKN_GGUF_TYPE_I64; };
+template <> struct gguf_element_type<float> { static constexpr skn_gguf_type value = SKN_GGUF_TYPE_F32; };
+template <> struct gguf_element_type<double> { static constexpr skn_gguf_type value = SKN_GGUF_TYPE_F64; };
+template <> struct gguf_element_type<bool> { static constexpr skn_gguf_type value = SKN_GGUF_TYPE_BOOL; };
+template <class T, class = void>
+struct has_gguf_element_type : std::false_type {};
+template <class T>
+struct has_gguf_element_type<T, std::void_t<decltype(gguf_element_type<T>::value)>> : std::true_type {};
+}  // namespace detail
 
 // ---- version --------------------------------------------------------------
 
@@ -253,6 +293,15 @@ public:
                            skn_block_order order) {
         return from_bytes(data.data(), data.size(), format, shape, order);
     }
+    /* A view borrows its bytes, so a temporary container (for example
+     * `View::from_bytes(skn::quantize(...), ...)`) would leave it reading
+     * freed memory: refused at compile time. Keep the bytes in a named
+     * variable that outlives every view over them. (A span passed by value
+     * is fine: it is itself a borrow of storage someone else keeps.) */
+    template <class C, class = std::enable_if_t<!std::is_lvalue_reference<C>::value &&
+                                                !detail::is_span<std::remove_cv_t<C>>::value>>
+    static View from_bytes(C&& temporary_bytes, skn_format format, const std::vector<std::int64_t>& shape,
+                           skn_block_order order) = delete;
 
     View(const View& other) noexcept : view_(other.view_ ? skn_view_retain(other.view_) : nullptr) {}
     View(View&& other) noexcept : view_(std::exchange(other.view_, nullptr)) {}
@@ -359,8 +408,9 @@ inline void require_out_in(std::int64_t rows, std::int64_t in, skn_format format
 // ---- fixtures ---------------------------------------------------------------------
 
 /* The tagged fixture grid [rows, blocks_per_row] of `format` in `order`. */
-inline bytes fixture_bytes(skn_format format, skn_block_order order, std::int64_t rows,
-                           std::int64_t blocks_per_row) {
+inline bytes fixture_bytes(skn_format format, skn_block_order order,
+                           std::int64_t rows = SKN_FIXTURE_DEFAULT_ROWS,
+                           std::int64_t blocks_per_row = SKN_FIXTURE_DEFAULT_BLOCKS_PER_ROW) {
     std::size_t n = 0;
     const int kernel_order = order == SKN_ORDER_INPUT_BLOCK_MAJOR ? 1 : 0;
     check(skn_fixture_bytes(format, kernel_order, rows, blocks_per_row, nullptr, 0, &n));
@@ -372,8 +422,9 @@ inline bytes fixture_bytes(skn_format format, skn_block_order order, std::int64_
 /* std::nullopt when `data` is exactly the tagged fixture, else skn's message
  * naming the first misplaced block. */
 inline std::optional<std::string> fixture_disagreement(const_byte_span data, skn_format format,
-                                                       skn_block_order order, std::int64_t rows,
-                                                       std::int64_t blocks_per_row) {
+                                                       skn_block_order order,
+                                                       std::int64_t rows = SKN_FIXTURE_DEFAULT_ROWS,
+                                                       std::int64_t blocks_per_row = SKN_FIXTURE_DEFAULT_BLOCKS_PER_ROW) {
     const char* msg = skn_fixture_disagreement(data.data(), data.size(), format,
                                                order == SKN_ORDER_INPUT_BLOCK_MAJOR ? 1 : 0, rows, blocks_per_row);
     if (msg == nullptr) return std::nullopt;
@@ -568,6 +619,12 @@ public:
         check(skn_gguf_open_memory(data.data(), data.size(), &o, &g));
         return Gguf(g);
     }
+    /* Borrowed bytes again: a temporary container would be freed while the
+     * Gguf (and every tensor view from it) still reads it, so it is refused
+     * at compile time, as View::from_bytes refuses it. */
+    template <class C, class = std::enable_if_t<!std::is_lvalue_reference<C>::value &&
+                                                !detail::is_span<std::remove_cv_t<C>>::value>>
+    static Gguf open_memory(C&& temporary_bytes, const GgufOptions& options = GgufOptions()) = delete;
 
     Gguf(Gguf&& other) noexcept : gguf_(std::exchange(other.gguf_, nullptr)) {}
     Gguf& operator=(Gguf&& other) noexcept {
@@ -673,10 +730,22 @@ public:
         check(skn_gguf_array_info(gguf_, array, &t, &n));
         return {t, n};
     }
-    /* The elements of a numeric array, copied out (the file's bytes may be unaligned). */
+    /* The elements of a numeric array, copied out (the file's bytes may be
+     * unaligned). T must be the array's element type exactly (std::uint32_t
+     * for U32, float for F32, bool for BOOL, ...): another T would read the
+     * wrong number of bytes, so it throws skn::Error (SKN_E_INVALID_ARGUMENT). */
     template <class T>
     std::vector<T> array_values(std::uint64_t array) const {
-        static_assert(std::is_arithmetic<T>::value, "array_values<T>: T must be a number type");
+        static_assert(detail::has_gguf_element_type<T>::value,
+                      "array_values<T>: T must be a fixed-width GGUF element type "
+                      "(std::uint8_t ... std::int64_t, float, double, bool)");
+        static_assert(sizeof(bool) == 1 || !std::is_same<T, bool>::value, "GGUF BOOL is one byte");
+        const skn_gguf_type want = detail::gguf_element_type<T>::value;
+        const skn_gguf_type have = array_info(array).first;
+        if (have != want)
+            throw Error(SKN_E_INVALID_ARGUMENT, "skn::Gguf::array_values: array " + std::to_string(array) +
+                                                 " holds elements of GGUF type " + std::to_string(int(have)) +
+                                                 ", not of the requested type " + std::to_string(int(want)));
         const void* data = nullptr;
         std::uint64_t n = 0;
         check(skn_gguf_array_data(gguf_, array, &data, &n));
@@ -779,4 +848,5 @@ private:
 
 }  // namespace skn
 
+#endif /* C++17 */
 #endif /* SKN_HPP */

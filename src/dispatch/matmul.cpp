@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "dispatch/activation_quant.hpp"
+#include "dispatch/order_preference.hpp"
 #include "layout/orientation.hpp"
 #include "layout/prepack.hpp"
 #include "runtime/error.hpp"
@@ -41,6 +42,18 @@ Choice choose(const Context& ctx, const View& w, FormatId act, const MatmulOptio
     // Only the reference kernel reads this weight as it is. Could the other
     // order do better?
     const std::string wanted = kernel_name(KernelKey{Op::MatmulWt, f.id, cls, act, cap});
+    // A SIMD kernel for this very key exists but refused this view (its
+    // `supports` check: a narrowed or offset view whose strides it cannot
+    // walk). Say that, rather than claim no kernel reads the order.
+    if (const Kernel* refused = reg.best(f.id, cls, act, cap, nullptr);
+        refused != nullptr && refused->key.isa != SKN_ISA_SCALAR) {
+        c.fallback_reason = fmt::format(
+            "wanted {}, ran {}: {} reads {} {} weights but rejected this view ({}), whose strides or offset it "
+            "cannot walk (a narrowed view keeps the parent's strides); narrow the ROW_MAJOR weight and prepack "
+            "the narrowed view instead, which gives a contiguous {} copy",
+            wanted, c.kernel->name, refused->name, f.name, order_name(l.order), l.describe(), order_name(l.order));
+        return c;
+    }
     if (l.packed()) {
         const LayoutClass other = other_order_class(cls);
         const Kernel* alt = reg.best(f.id, other, act, cap, nullptr);
@@ -122,8 +135,12 @@ BlockOrder preferred_order(const Context& ctx, const View& w) {
     const FormatId act = activation_for(*l.format, Precision::Fast);
     const Kernel* own = ctx.registry().best(l.format->id, l.layout_class(), act, ctx.isa_cap(), &l);
     const Kernel* alt = ctx.registry().best(l.format->id, other_order_class(l.layout_class()), act, ctx.isa_cap(), nullptr);
-    if (alt != nullptr && (own == nullptr || alt->key.isa > own->key.isa))
-        return l.order == BlockOrder::RowMajor ? BlockOrder::InputBlockMajor : BlockOrder::RowMajor;
+    const BlockOrder other = l.order == BlockOrder::RowMajor ? BlockOrder::InputBlockMajor : BlockOrder::RowMajor;
+    if (alt != nullptr && (own == nullptr || alt->key.isa > own->key.isa)) return other;
+    // Both orders have a kernel of the same tier: which is faster is a
+    // measured fact per format and tier (order_table.inc), not a tier rule.
+    if (own != nullptr && alt != nullptr && own->key.isa == alt->key.isa && own->key.isa != SKN_ISA_SCALAR)
+        if (const auto faster = measured_faster_order(order_table(), *l.format, isa_tag(own->key.isa))) return *faster;
     return l.order;
 }
 

@@ -22,8 +22,10 @@ struct MatmulOptions {
 void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const View& w, const float* bias, float* y,
                int64_t y_stride, const MatmulOptions& opts);
 
-// The order the best kernel (fast precision, this context's cap) reads for a
-// weight of this format; the weight's own order when both are equally good.
+// The order skn_prepack_for_matmul gives a weight (fast precision, this
+// context's cap): the order with the higher-tier kernel; when both orders have
+// kernels of the same SIMD tier, the one measured faster (order_table.inc:
+// n = 1 decides, then n >= 32); else the weight's own order.
 BlockOrder preferred_order(const Context& ctx, const View& w);
 
 // The activation format a weight format pairs with at a precision.

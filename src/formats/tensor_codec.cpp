@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "layout/orientation.hpp"
 #include "runtime/error.hpp"
 
 namespace skn_core {
@@ -13,6 +14,10 @@ void check_shape(const FormatTraits& f, int64_t rows, int64_t n_per_row) {
     if (rows <= 0 || n_per_row <= 0)
         fail(SKN_E_INVALID_ARGUMENT, "shape [{}, {}] is empty or negative: both dimensions must be positive", rows,
              n_per_row);
+    // [in, out] labelled as [rows, n_per_row]: name the orientation fix
+    // rather than asking to pad rows (the guard throws only in that case).
+    if (f.block_quantized && n_per_row % f.block_elems != 0 && rows % f.block_elems == 0)
+        require_out_in(rows, n_per_row, f);
     if (n_per_row % f.block_elems != 0)
         fail(SKN_E_INVALID_ARGUMENT,
              "{} packs {} elements per block but a row has {} elements ({} blocks and {} left over); pad each row to "

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "layout/orientation.hpp"
 #include "runtime/error.hpp"
 
 namespace skn_core {
@@ -74,6 +75,12 @@ Layout make_layout(const FormatTraits& f, const int64_t* shape, int rank, BlockO
         l.grid[size_t(d)] = shape[d];
     }
     const int last = rank - 1;
+    // A weight labelled [in, out] fails the alignment check below with a
+    // message about the last dimension, which hides the actual mistake: let
+    // the orientation guard speak first whenever a transposed label would
+    // have been aligned (it throws only in that case).
+    if (f.block_quantized && rank >= 2 && shape[last] % f.block_elems != 0 && shape[last - 1] % f.block_elems == 0)
+        require_out_in(shape[last - 1], shape[last], f);
     if (shape[last] % f.block_elems != 0)
         fail(SKN_E_INVALID_ARGUMENT,
              "the last dimension ({}) must be a multiple of {}'s block size {}: a packed weight is [out, in] with "

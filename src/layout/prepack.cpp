@@ -3,6 +3,8 @@
 
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "layout/orientation.hpp"
 #include "layout/relayout.hpp"
 #include "runtime/error.hpp"
@@ -33,6 +35,12 @@ void gather(const View& src, const Layout& dst_layout, uint8_t* dst) {
             g[d] = 0;
         }
     }
+}
+
+std::string layout_shape_text(const Layout& l) {
+    std::string s = "[";
+    for (int d = 0; d < l.rank; ++d) s += fmt::format("{}{}", d ? ", " : "", l.shape[size_t(d)]);
+    return s + "]";
 }
 
 }  // namespace
@@ -87,8 +95,14 @@ bool prepack(const View& v, BlockOrder order, Scope* scope, const TraceSink& sin
     result.tensor_scale = v.tensor_scale;
     result.trailer = f.tensor_trailer_bytes > 0 ? dst + block_bytes : nullptr;
     result.keep_alive = scope->storage;
+    result.name = v.name;
     *out = result;
-    emit_adapter(sink, f, l.order, order, total, clock.nanoseconds());
+    const std::string subject =
+        fmt::format("{} {} into scope {} ({} bytes allocated in it)",
+                    v.name ? fmt::format("tensor \"{}\"", *v.name) : std::string("unnamed weight"),
+                    layout_shape_text(l), static_cast<const void*>(scope->storage.get()),
+                    scope->storage->allocated_bytes());
+    emit_adapter(sink, f, l.order, order, total, clock.nanoseconds(), subject);
     return true;
 }
 

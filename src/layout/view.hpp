@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "layout/layout.hpp"
 
@@ -20,6 +21,10 @@ struct View {
     float tensor_scale = 1.0f;      // per-tensor scale (I2_S), read from the trailer
     const uint8_t* trailer = nullptr;  // the per-tensor trailer (I2_S), copied along by prepack
     std::shared_ptr<const void> keep_alive;  // scope storage, or null when borrowed
+    // The tensor's name when the view came from a GGUF file (null otherwise),
+    // carried through narrow/transpose/prepack so traces and logs can say
+    // which weight they are about. Shared: copying a view allocates nothing.
+    std::shared_ptr<const std::string> name;
 
     bool borrowed() const { return keep_alive == nullptr; }
     const uint8_t* block_at(int64_t flat) const { return data + size_t(flat) * size_t(layout.format->block_bytes); }

@@ -3,13 +3,19 @@
 
 #include <fmt/format.h>
 
+#include "runtime/log.hpp"
+
 namespace skn_core {
 
 void emit_adapter(const TraceSink& sink, const FormatTraits& f, BlockOrder from, BlockOrder to, uint64_t bytes,
-                  int64_t nanoseconds) {
-    if (!sink.enabled()) return;
-    const std::string detail =
-        fmt::format("prepack {}: {} -> {}, {} bytes copied", f.name, order_name(from), order_name(to), bytes);
+                  int64_t nanoseconds, const std::string& subject) {
+    if (!sink.enabled() && !log_enabled(SKN_LOG_DEBUG)) return;
+    const std::string detail = fmt::format("prepack {} {}: {} -> {}, {} bytes copied", f.name, subject,
+                                           order_name(from), order_name(to), bytes);
+    if (!sink.enabled()) {
+        log_debug("adapter: {} ({} ns)", detail, nanoseconds);
+        return;
+    }
     skn_trace_event e{};
     e.struct_size = sizeof e;
     e.kind = SKN_TRACE_ADAPTER;

@@ -23,8 +23,12 @@ struct TraceSink {
     }
 };
 
+// An adapter (a conversion). `subject` names what was converted and where
+// the copy went (the tensor's name when known, the scope), so an engine can
+// tell which weight it is. With no sink set the event still goes to the
+// library log at DEBUG: a conversion is never silent (rule 3).
 void emit_adapter(const TraceSink& sink, const FormatTraits& f, BlockOrder from, BlockOrder to, uint64_t bytes,
-                  int64_t nanoseconds);
+                  int64_t nanoseconds, const std::string& subject);
 
 class Stopwatch {
 public:

@@ -85,11 +85,20 @@ TEST_P(Fixtures, DisagreementNamesTheMisplacedBlock) {
     EXPECT_TRUE(fixture_disagreement(nullptr, n, f, BlockOrder::RowMajor, rows, bpr).has_value());
     EXPECT_THROW(fixture_size(f, 0, 3), Error);
     EXPECT_THROW(fixture_size(f, 65536, 3), Error);
+    // Grids on which the orders coincide (or nearly) are refused, not checked vacuously.
+    EXPECT_THROW(fixture_size(f, 4, 1), Error);
+    EXPECT_THROW(fixture_size(f, 4, 2), Error);
+    EXPECT_THROW(fixture_size(f, 1, 3), Error);
+    // Kernel-order bytes checked as canonical: every block but the corners is
+    // misplaced, and the whole grid is exactly the other order.
+    ASSERT_TRUE(msg.has_value());
+    EXPECT_NE(msg->find("10 of 12 blocks are out of place"), std::string::npos) << *msg;
+    EXPECT_NE(msg->find("exactly the INPUT_BLOCK_MAJOR order fixture"), std::string::npos) << *msg;
 }
 
 TEST_P(Fixtures, LargeGridsWork) {
     const FormatTraits& f = *GetParam();
-    const int64_t rows = 65535, bpr = 2;
+    const int64_t rows = 65535, bpr = 3;
     std::vector<uint8_t> b(fixture_size(f, rows, bpr));
     write_fixture(f, BlockOrder::InputBlockMajor, rows, bpr, b.data());
     EXPECT_FALSE(fixture_disagreement(b.data(), b.size(), f, BlockOrder::InputBlockMajor, rows, bpr).has_value());

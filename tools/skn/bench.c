@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "help_text.h"
 #include "roofline.h"
 #include "skn/skn.h"
 
@@ -36,6 +37,19 @@ struct config {
     int include_reference;
     skn_precision precision;
     const char* json_path;
+    const char* order_table_path;
+};
+
+struct result {
+    const char* format;
+    const char* order;
+    char kernel[128];
+    int64_t out, in, n;
+    int threads;
+    skn_isa cap;
+    double ms, gbps, gflops, roof;
+    const char* roof_kind;
+    int skipped;
 };
 
 struct last_kernel {
@@ -71,21 +85,7 @@ static int cmp_double(const void* a, const void* b) {
     return x < y ? -1 : x > y;
 }
 
-static void usage(FILE* out) {
-    fprintf(out,
-            "usage: skn bench [options]\n"
-            "  --formats LIST   e.g. q4_0,q8_0,q4_k (default: q4_0,q8_0,q4_k,q6_k,iq4_nl,mxfp4,tq2_0,bf16; 'all')\n"
-            "  --shapes LIST    OUTxIN, e.g. 14336x4096 (default 14336x4096)\n"
-            "  --n LIST         activation rows (default 1,256)\n"
-            "  --threads LIST   (default 1,2)\n"
-            "  --orders LIST    rm,ibm (default both; dense formats have one layout)\n"
-            "  --isa LIST       best, all, or tiers: scalar,avx2,avxvnni,avx512,avx512vnni (default best)\n"
-            "  --reps N         timed samples per case, median reported (default 5)\n"
-            "  --precision P    fast (default) or exact (float activations; roof%% at n >= 32 against the f32 peak)\n"
-            "  --include-reference  also time reference (scalar) kernels at n > 1 (slow)\n"
-            "  --full           the issue's matrix: 3 shapes, n 1,8,32,256, threads 1,2, every tier\n"
-            "  --json FILE      also write the results as JSON\n");
-}
+static void usage(FILE* out) { fputs(skn_help_skn_bench, out); }
 
 static int defaults(struct config* c) {
     static const char* fmts[] = {"q4_0", "q8_0", "q4_k", "q6_k", "iq4_nl", "mxfp4", "tq2_0", "bf16"};
@@ -217,6 +217,8 @@ static int parse_args(int argc, char** argv, struct config* c) {
             }
         } else if (strcmp(opt, "--json") == 0) {
             c->json_path = val;
+        } else if (strcmp(opt, "--order-table") == 0) {
+            c->order_table_path = val;
         } else {
             fprintf(stderr, "skn bench: unknown option %s\n\n", opt);
             usage(stderr);
@@ -233,6 +235,68 @@ static int parse_args(int argc, char** argv, struct config* c) {
             fprintf(stderr, "skn bench: threads must be >= 1\n");
             return 2;
         }
+    /* A shape a format cannot hold would be skipped and leave an empty table
+     * that looks like success: refuse it up front, naming the block size. */
+    for (int si = 0; si < c->nshapes; ++si) {
+        if (c->shapes[si].out < 1 || c->shapes[si].in < 1) {
+            fprintf(stderr, "skn bench: shape %ldx%ld: both OUT and IN must be >= 1\n", (long)c->shapes[si].out,
+                    (long)c->shapes[si].in);
+            return 2;
+        }
+        for (int fi = 0; fi < c->nformats; ++fi) {
+            skn_format_props p;
+            memset(&p, 0, sizeof p);
+            p.struct_size = sizeof p;
+            if (skn_format_info(c->formats[fi], &p) != SKN_OK) continue;
+            if (c->shapes[si].in % p.block_elems != 0) {
+                fprintf(stderr,
+                        "skn bench: shape %ldx%ld cannot hold %s weights: IN (%ld) must be a multiple of %s's block "
+                        "size %d (e.g. %ldx%ld)\n",
+                        (long)c->shapes[si].out, (long)c->shapes[si].in, p.name, (long)c->shapes[si].in, p.name,
+                        (int)p.block_elems, (long)c->shapes[si].out,
+                        (long)((c->shapes[si].in + p.block_elems - 1) / p.block_elems * p.block_elems));
+                return 2;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The rows of src/dispatch/order_table.inc: for every format x ISA cap with
+ * both orders measured at 1 thread, the n = 1 (gemv, GB/s) and largest n >= 32
+ * (gemm, GFLOP/s) medians of each order. */
+static int write_order_table(const char* path, const struct result* results, int nres, int threads) {
+    FILE* t = fopen(path, "w");
+    if (t == NULL) {
+        fprintf(stderr, "skn bench: cannot write %s\n", path);
+        return 1;
+    }
+    fprintf(t, "// SPDX-License-Identifier: MIT\n"
+               "// Which block order's kernel is faster, per format x ISA tier x batch regime.\n"
+               "// Written by `skn bench --order-table FILE` (tools/skn/bench.c); do not edit\n"
+               "// by hand: re-run the bench on the machine class you tune for and check the\n"
+               "// file in (docs/performance.md, \"Which order is faster\").\n"
+               "// Columns: format, ISA tier, regime (gemv: n = 1, weight GB/s; gemm: n >= 32,\n"
+               "// GFLOP/s), ROW_MAJOR value, INPUT_BLOCK_MAJOR value.\n");
+    int rows = 0;
+    for (int i = 0; i < nres; ++i) {
+        const struct result* a = &results[i];
+        if (a->skipped || a->threads != threads || strcmp(a->order, "rm") != 0) continue;
+        if (!(a->n == 1 || a->n >= 32)) continue;
+        for (int j = 0; j < nres; ++j) {
+            const struct result* b = &results[j];
+            if (b->skipped || b->threads != threads || strcmp(b->order, "ibm") != 0 || b->n != a->n ||
+                b->cap != a->cap || b->out != a->out || b->in != a->in || strcmp(b->format, a->format) != 0)
+                continue;
+            const int gemv = a->n == 1;
+            fprintf(t, "{\"%s\", \"%s\", \"%s\", %.1f, %.1f},  // [%ld, %ld] n=%ld\n", a->format,
+                    skn_isa_name(a->cap), gemv ? "gemv" : "gemm", gemv ? a->gbps : a->gflops,
+                    gemv ? b->gbps : b->gflops, (long)a->out, (long)a->in, (long)a->n);
+            ++rows;
+        }
+    }
+    fclose(t);
+    fprintf(stderr, "skn bench: wrote %d order-table row(s) to %s\n", rows, path);
     return 0;
 }
 
@@ -273,17 +337,6 @@ static unsigned char* make_weight(skn_format f, int64_t out, int64_t in, size_t*
     return all;
 }
 
-struct result {
-    const char* format;
-    const char* order;
-    char kernel[128];
-    int64_t out, in, n;
-    int threads;
-    skn_isa cap;
-    double ms, gbps, gflops, roof;
-    const char* roof_kind;
-    int skipped;
-};
 
 int skn_cmd_bench(int argc, char** argv) {
     struct config c;
@@ -476,7 +529,9 @@ int skn_cmd_bench(int argc, char** argv) {
             fclose(j);
         }
     }
+    int status = 0;
+    if (c.order_table_path != NULL) status = write_order_table(c.order_table_path, results, nres, c.threads[0]);
     free(results);
     skn_context_destroy(ctx);
-    return 0;
+    return status;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "help_text.h"
 #include "skn/skn.h"
 
 enum { kRows = 16, kCols = 1024 };
@@ -28,18 +29,44 @@ static void make_sample(float* w) {
     }
 }
 
+/* The ternary formats store weights that already take three values {-s, 0, +s}
+ * (BitNet-style training); their error on ordinary weights says nothing about
+ * them. They are shown on the sample made ternary instead (s = the sample's
+ * mean |w|, w -> s * sign(w) where |w| > s / 2, else 0), marked (t). */
+static int is_ternary(const char* name) {
+    return strcmp(name, "TQ1_0") == 0 || strcmp(name, "TQ2_0") == 0 || strcmp(name, "I2_S") == 0;
+}
+
+static void make_ternary(const float* w, float* t) {
+    /* One s for the whole tensor: I2_S has a single per-tensor scale. */
+    double mean_abs = 0.0;
+    for (int i = 0; i < kRows * kCols; ++i) mean_abs += fabs((double)w[i]);
+    const float s = (float)(mean_abs / (kRows * kCols));
+    for (int i = 0; i < kRows * kCols; ++i) t[i] = fabsf(w[i]) > 0.5f * s ? (w[i] > 0 ? s : -s) : 0.0f;
+}
+
+static double rms_of(const float* w) {
+    double sumsq = 0.0;
+    for (int i = 0; i < kRows * kCols; ++i) sumsq += (double)w[i] * w[i];
+    return sqrt(sumsq / (kRows * kCols));
+}
+
 int skn_cmd_demo(int argc, char** argv) {
-    (void)argv;
+    if (argc == 2 && skn_is_help_flag(argv[1])) {
+        fputs(skn_help_skn_demo, stdout);
+        return 0;
+    }
     if (argc > 1) {
-        fprintf(stderr, "usage: skn demo   (takes no arguments)\n");
+        fputs(skn_help_skn_demo, stderr);
         return 2;
     }
-    static float weight[kRows * kCols];
+    static float sample[kRows * kCols];
+    static float ternary[kRows * kCols];
     static float decoded[kRows * kCols];
-    make_sample(weight);
-    double sumsq = 0.0;
-    for (int i = 0; i < kRows * kCols; ++i) sumsq += (double)weight[i] * weight[i];
-    const double rms = sqrt(sumsq / (kRows * kCols));
+    make_sample(sample);
+    make_ternary(sample, ternary);
+    const double rms = rms_of(sample), ternary_rms = rms_of(ternary);
+    int shown_ternary = 0;
 
     printf("skn %s demo: a [%d, %d] sample weight (rms %.4g), cpu tier %s\n\n", skn_version_string(), kRows, kCols, rms,
            skn_isa_name(skn_cpu_isa()));
@@ -57,6 +84,10 @@ int skn_cmd_demo(int argc, char** argv) {
             ++failures;
             continue;
         }
+        const int ternary_format = is_ternary(p.name);
+        const float* weight = ternary_format ? ternary : sample;
+        const double weight_rms = ternary_format ? ternary_rms : rms;
+        shown_ternary |= ternary_format;
         void* packed = malloc(bytes);
         if (packed == NULL) {
             fprintf(stderr, "skn demo: out of memory\n");
@@ -76,9 +107,13 @@ int skn_cmd_demo(int argc, char** argv) {
             err2 += e * e;
         }
         const double rmse = sqrt(err2 / (kRows * kCols));
-        printf("%-8s %7.3f %9zu %12.4g %12.4g %8.2f%%\n", p.name, p.bits_per_weight, bytes, max_err, rmse,
-               100.0 * rmse / rms);
+        printf("%-8s %7.3f %9zu %12.4g %12.4g %8.2f%%%s\n", p.name, p.bits_per_weight, bytes, max_err, rmse,
+               100.0 * rmse / weight_rms, ternary_format ? " (t)" : "");
         free(packed);
     }
+    if (shown_ternary)
+        printf("\n(t) a ternary format: it expects weights in {-s, 0, +s} (BitNet-style), so it is shown on the\n"
+               "    sample made ternary (s = its mean |w|; rms %.4g), not on the sample itself.\n",
+               ternary_rms);
     return failures == 0 ? 0 : 1;
 }

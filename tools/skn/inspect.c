@@ -3,29 +3,64 @@
  * the public C API only. Without FILE it inspects an embedded sample that it
  * builds in memory with the GGUF writer. */
 #include <inttypes.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "help_text.h"
 #include "skn/skn.h"
 
-enum { kPreviewElements = 4, kPreviewChars = 48 };
+enum { kPreviewElements = 4, kPreviewChars = 48, kMaxGgmlName = 63 };
 
-/* Print `len` bytes as a quoted string, escaping what is not printable
- * ASCII and eliding the middle of long strings. */
+/* Whether the terminal takes UTF-8: the locale's character set (LANG,
+ * LC_ALL, LC_CTYPE) is UTF-8. Set once by skn_cmd_inspect. */
+static int g_utf8 = 0;
+
+/* The length of the valid UTF-8 sequence at s[0..n), or 0 when it is not
+ * one (bad lead byte, missing continuation, overlong form, surrogate, above
+ * U+10FFFF) or is a C1 control character. */
+static size_t utf8_sequence(const unsigned char* s, size_t n) {
+    size_t len;
+    uint32_t cp;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf) { len = 2; cp = s[0] & 0x1fu; }
+    else if (s[0] >= 0xe0 && s[0] <= 0xef) { len = 3; cp = s[0] & 0x0fu; }
+    else if (s[0] >= 0xf0 && s[0] <= 0xf4) { len = 4; cp = s[0] & 0x07u; }
+    else return 0;
+    if (len > n) return 0;
+    for (size_t i = 1; i < len; ++i) {
+        if ((s[i] & 0xc0) != 0x80) return 0;
+        cp = cp << 6 | (s[i] & 0x3fu);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+        (cp >= 0x80 && cp < 0xa0))
+        return 0;
+    return len;
+}
+
+/* Print `len` bytes as a quoted string, eliding the middle of long strings.
+ * Printable ASCII as is; valid UTF-8 as is when the terminal takes it; every
+ * other byte (controls, invalid sequences) as \xNN. */
 static void print_quoted(const char* s, size_t len) {
     putchar('"');
     const size_t shown = len > kPreviewChars ? kPreviewChars : len;
+    const unsigned char* u = (const unsigned char*)s;
     for (size_t i = 0; i < shown; ++i) {
-        const unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\')
+        const unsigned char c = u[i];
+        size_t seq;
+        if (c == '"' || c == '\\') {
             printf("\\%c", c);
-        else if (c >= 0x20 && c < 0x7f)
+        } else if (c >= 0x20 && c < 0x7f) {
             putchar(c);
-        else
+        } else if (g_utf8 && (seq = utf8_sequence(u + i, shown - i)) > 0) {
+            fwrite(u + i, 1, seq, stdout);
+            i += seq - 1;
+        } else {
             printf("\\x%02x", c);
+        }
     }
     putchar('"');
     if (shown < len) printf("... (%zu bytes)", len);
@@ -161,6 +196,7 @@ static int inspect(const skn_gguf* g, const char* label) {
     printf("  %-28s %-10s %-22s %-22s %12s %7s\n", "name", "format", "shape AS_STORED", "shape OUT_IN", "bytes",
            "bits/w");
     uint64_t total = 0;
+    int long_names = 0;
     for (int64_t i = 0; i < nt; ++i) {
         skn_gguf_tensor_props t;
         memset(&t, 0, sizeof t);
@@ -176,13 +212,26 @@ static int inspect(const skn_gguf* g, const char* label) {
             snprintf(bits, sizeof bits, "%.3f", (double)t.size * 8.0 / elements);
         else
             snprintf(bits, sizeof bits, "?");
-        char type_text[32];
-        snprintf(type_text, sizeof type_text, "%s%s", t.type_name, t.supported ? "" : "*");
-        printf("  %-28s %-10s %-22s %-22s %12" PRIu64 " %7s\n", t.name, type_text, stored, out_in, t.size, bits);
+        /* Types skn does not implement carry their numeric id too: an
+         * "unknown" name alone does not say which type the file holds. */
+        char type_text[48];
+        if (t.supported)
+            snprintf(type_text, sizeof type_text, "%s", t.type_name);
+        else
+            snprintf(type_text, sizeof type_text, "%s(%" PRId32 ")*", t.type_name, (int32_t)t.type_id);
+        const size_t name_len = strlen(t.name);
+        if (name_len > kMaxGgmlName) ++long_names;
+        printf("  %-28s %-10s %-22s %-22s %12" PRIu64 " %7s%s\n", t.name, type_text, stored, out_in, t.size, bits,
+               name_len > kMaxGgmlName ? " !" : "");
         total += t.size;
     }
     printf("  %-28s %-10s %-22s %-22s %12" PRIu64 "\n", "total", "", "", "", total);
-    if (skn_gguf_unsupported_count(g) > 0) printf("  (* a type skn does not implement: listed, not decodable)\n");
+    if (skn_gguf_unsupported_count(g) > 0)
+        printf("  (* a type skn does not implement, with its GGUF type id: listed, not decodable)\n");
+    if (long_names > 0)
+        printf("  (! a name longer than %d bytes: ggml keeps tensor names in a 64-byte buffer, so llama.cpp cannot "
+               "load this file; %d such tensor(s))\n",
+               kMaxGgmlName, long_names);
     return 0;
 }
 
@@ -252,10 +301,16 @@ done:
 }
 
 int skn_cmd_inspect(int argc, char** argv) {
-    if (argc > 2 || (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0))) {
-        fprintf(stderr, "usage: skn inspect [FILE.gguf]   (no FILE: an embedded sample)\n");
+    if (argc == 2 && skn_is_help_flag(argv[1])) {
+        fputs(skn_help_skn_inspect, stdout);
+        return 0;
+    }
+    if (argc > 2) {
+        fputs(skn_help_skn_inspect, stderr);
         return 2;
     }
+    setlocale(LC_CTYPE, "");
+    g_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     skn_gguf_options opts;
     memset(&opts, 0, sizeof opts);
     opts.struct_size = sizeof opts;

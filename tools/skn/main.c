@@ -4,26 +4,19 @@
 #include <string.h>
 
 #include "commands.h"
+#include "help_text.h" /* generated from tools/skn/help/, as the manual pages are */
 #include "skn/skn.h"
 
-static void usage(FILE* out) {
-    fprintf(out,
-            "usage: skn <command> [options]\n"
-            "\n"
-            "commands:\n"
-            "  demo        quantize the embedded sample weight to every format, decode it back,\n"
-            "              and print the error table\n"
-            "  inspect     print a GGUF file's metadata and tensor table: skn inspect [FILE]\n"
-            "              (no FILE: an embedded sample built with the GGUF writer)\n"
-            "  bench       time matmul_wt per format, order, ISA, shape and thread count against the\n"
-            "              machine's measured roofline: skn bench --help\n"
-            "  version     print the library version and the CPU tier kernels will use\n"
-            "  help        show this text\n");
+int skn_is_help_flag(const char* arg) { return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0; }
+
+static int version(void) {
+    printf("skn %s (cpu: %s)\n", skn_version_string(), skn_isa_name(skn_cpu_isa()));
+    return 0;
 }
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        usage(stderr);
+        fputs(skn_help_skn, stderr);
         return 2;
     }
     const char* cmd = argv[1];
@@ -31,14 +24,22 @@ int main(int argc, char** argv) {
     if (strcmp(cmd, "inspect") == 0) return skn_cmd_inspect(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0) return skn_cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0) {
-        printf("skn %s (cpu: %s)\n", skn_version_string(), skn_isa_name(skn_cpu_isa()));
-        return 0;
+        if (argc == 3 && skn_is_help_flag(argv[2])) {
+            fputs(skn_help_skn_version, stdout);
+            return 0;
+        }
+        if (argc > 2) {
+            fputs(skn_help_skn_version, stderr);
+            return 2;
+        }
+        return version();
     }
-    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        usage(stdout);
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) return version();
+    if (strcmp(cmd, "help") == 0 || skn_is_help_flag(cmd)) {
+        fputs(skn_help_skn, stdout);
         return 0;
     }
     fprintf(stderr, "skn: unknown command \"%s\"\n\n", cmd);
-    usage(stderr);
+    fputs(skn_help_skn, stderr);
     return 2;
 }

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""skn inspect on a hand-made GGUF file (the writer refuses to make it): a
+70-byte tensor name (flagged: llama.cpp cannot load it), a tensor of a type
+skn does not implement (shown with its numeric id), and a UTF-8 string
+(printed as UTF-8 under a UTF-8 locale, as \\x escapes under the C locale).
+    inspect_flags.py SKN WORKDIR"""
+import os
+import struct
+import subprocess
+import sys
+
+
+def gguf_string(s: bytes) -> bytes:
+    return struct.pack("<Q", len(s)) + s
+
+
+def make_file(path: str) -> None:
+    long_name = b"blk.0." + b"x" * 57 + b".weight"  # 70 bytes
+    assert len(long_name) == 70
+    text = "Gewichte größer – 日本語".encode("utf-8")
+    kv = gguf_string(b"general.name") + struct.pack("<I", 8) + gguf_string(text)
+    infos = b""
+    # F32 [4] at offset 0; IQ2_XXS (type 16, 256 elements, 66 bytes) at 32.
+    infos += gguf_string(long_name) + struct.pack("<I", 1) + struct.pack("<Q", 4) + struct.pack("<IQ", 0, 0)
+    infos += gguf_string(b"grid.weight") + struct.pack("<I", 1) + struct.pack("<Q", 256) + struct.pack("<IQ", 16, 32)
+    head = b"GGUF" + struct.pack("<IQQ", 3, 2, 1) + kv + infos
+    head += b"\0" * ((-len(head)) % 32)
+    data = struct.pack("<4f", 1, 2, 3, 4) + b"\0" * 16 + bytes(66)
+    data += b"\0" * ((-len(data)) % 32)
+    with open(path, "wb") as f:
+        f.write(head + data)
+
+
+def run(skn: str, path: str, lc: str) -> str:
+    env = dict(os.environ, LC_ALL=lc)
+    p = subprocess.run([skn, "inspect", path], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        sys.exit(f"skn inspect ({lc}) exited {p.returncode}: {p.stderr.decode(errors='replace')}")
+    return p.stdout.decode("utf-8", errors="replace")
+
+
+def main() -> None:
+    skn, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    path = os.path.join(work, "inspect_flags.gguf")
+    make_file(path)
+    failures = []
+    utf8 = run(skn, path, "C.UTF-8")
+    plain = run(skn, path, "C")
+    if "Gewichte größer – 日本語" not in utf8:
+        failures.append("UTF-8 locale: the string is not printed as UTF-8")
+    if "\\xc3\\xb6" not in plain or "größer" in plain:
+        failures.append("C locale: non-ASCII bytes are not escaped")
+    if "IQ2_XXS(16)*" not in utf8:
+        failures.append("the unimplemented type is not shown with its id (IQ2_XXS(16)*)")
+    long_line = [l for l in utf8.splitlines() if "blk.0.xxx" in l]
+    if not long_line or not long_line[0].rstrip().endswith("!"):
+        failures.append("the 70-byte tensor name is not flagged with !")
+    if "llama.cpp cannot load this file" not in utf8:
+        failures.append("no note that llama.cpp cannot load the file")
+    if failures:
+        print(utf8)
+        sys.exit("FAIL: " + "; ".join(failures))
+    print("inspect flags: ok")
+
+
+if __name__ == "__main__":
+    main()
