@@ -128,7 +128,7 @@ SKN_API skn_layout_class skn_view_layout_class(const skn_view* view) {
 }
 
 SKN_API skn_format skn_view_format(const skn_view* view) {
-    return view == nullptr ? static_cast<skn_format>(-1) : static_cast<skn_format>(view->view.layout.format->id);
+    return view == nullptr ? SKN_FORMAT_INVALID : static_cast<skn_format>(view->view.layout.format->id);
 }
 
 SKN_API int skn_view_rank(const skn_view* view) { return view == nullptr ? 0 : view->view.layout.rank; }

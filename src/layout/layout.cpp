@@ -101,9 +101,13 @@ Layout make_layout(const FormatTraits& f, const int64_t* shape, int rank, BlockO
 Layout narrow(const Layout& l, int dim, int64_t start, int64_t length) {
     check_dim(l, dim, "narrow", l.rank);
     const int64_t extent = l.shape[size_t(dim)];
-    if (start < 0 || length <= 0 || start > extent || length > extent - start)
-        fail(SKN_E_INVALID_ARGUMENT, "narrow: range [{}, {}) is outside dimension {} of extent {}", start,
-             start + length, dim, extent);
+    if (length <= 0)
+        fail(SKN_E_INVALID_ARGUMENT, "narrow: length {} is not positive: a view keeps at least one index of dimension {}",
+             length, dim);
+    // Compared without forming start + length, which may overflow.
+    if (start < 0 || start > extent || length > extent - start)
+        fail(SKN_E_INVALID_ARGUMENT, "narrow: start {} with length {} is outside dimension {} of extent {}", start,
+             length, dim, extent);
     Layout out = l;
     const bool block_axis = dim == l.rank - 1;
     const int64_t be = block_axis ? l.block_elems() : 1;
