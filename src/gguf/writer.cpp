@@ -236,8 +236,7 @@ void Writer::check_new_tensor(std::string_view name, std::span<const int64_t> ne
         if (ne[d] <= 0)
             fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": dimension {} is {}; dimensions must be positive", name, d,
                  ne[d]);
-        if (__builtin_mul_overflow(elements, ne[d], &elements))
-            fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": the element count overflows 63 bits", name);
+        elements = checked_mul(elements, ne[d], fmt::format("the element count of tensor \"{}\" (ne)", name));
     }
 }
 

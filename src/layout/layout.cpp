@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "runtime/checked.hpp"
 #include "runtime/error.hpp"
 
 namespace skn_core {
@@ -80,10 +81,8 @@ Layout make_layout(const FormatTraits& f, const int64_t* shape, int rank, BlockO
              "its blocks along in",
              shape[last], f.name, f.block_elems);
     l.grid[size_t(last)] = shape[last] / f.block_elems;
-    for (int d = 0; d < rank; ++d) {
-        if (__builtin_mul_overflow(total, l.grid[size_t(d)], &total))
-            fail(SKN_E_INVALID_ARGUMENT, "a view of shape {} has more blocks than fit in 64 bits", list(l.shape, rank));
-    }
+    for (int d = 0; d < rank; ++d)
+        total = checked_mul(total, l.grid[size_t(d)], "the block count of the shape (the product of its dimensions)");
     // Row-major strides first; INPUT_BLOCK_MAJOR swaps the roles of the last
     // two axes inside each [out, in] matrix.
     int64_t s = 1;
