@@ -456,6 +456,42 @@ static void case_trace_callback_error_does_not_leak(void) {
     skn_context_destroy(ctx);
 }
 
+/* A lent parallel-for that runs the tasks itself and makes skn calls, one
+ * failing, from inside: no lock may be held across it. */
+static int g_pf_calls;
+static void serial_parallel_for(skn_task_fn task, void* task_arg, int64_t count, void* user) {
+    (void)user;
+    ++g_pf_calls;
+    fail_once();
+    skn_format_props p;
+    memset(&p, 0, sizeof p);
+    p.struct_size = sizeof p;
+    CHECK(skn_format_info(SKN_FORMAT_Q8_0, &p) == SKN_OK);
+    for (int64_t i = 0; i < count; ++i) task(task_arg, i);
+}
+
+static void log_counts(skn_log_level level, const char* msg, void* user) {
+    (void)level, (void)msg;
+    ++*(int*)user;
+}
+
+static void case_parallel_for_callback_reenters(void) {
+    int logged = 0;
+    CHECK(skn_set_log_callback(SKN_LOG_DEBUG, log_counts, &logged) == SKN_OK);
+    skn_context* ctx = NULL;
+    CHECK(skn_context_create(&ctx) == SKN_OK);
+    CHECK(skn_context_set_parallel_for(ctx, serial_parallel_for, NULL) == SKN_OK);
+    skn_view* w = sample_view();
+    static float x[2 * 96], y[2 * 4];
+    CHECK(skn_matmul_wt(ctx, x, 2, 96, w, NULL, y, 4, NULL) == SKN_OK);
+    CHECK(g_pf_calls >= 1);
+    CHECK(logged >= 1); /* the failing call inside was logged, not deadlocked */
+    CHECK(skn_last_error()[0] == 0);
+    skn_view_release(w);
+    skn_context_destroy(ctx);
+    CHECK(skn_set_log_callback(SKN_LOG_OFF, NULL, NULL) == SKN_OK);
+}
+
 static void case_format_sentinel_is_negative(void) {
     /* Before: skn_format was unsigned, so this read 4294967295. */
     CHECK(skn_view_format(NULL) < 0);
@@ -999,6 +1035,8 @@ static const misuse_case k_cases[] = {
      "skn_gguf_array_info skn_gguf_array_data skn_gguf_array_string skn_gguf_array_nested"},
     {"trace_callback_error_does_not_leak", case_trace_callback_error_does_not_leak,
      "skn_context_set_trace skn_last_error"},
+    {"parallel_for_callback_reenters", case_parallel_for_callback_reenters,
+     "skn_context_set_parallel_for skn_matmul_wt skn_set_log_callback"},
     {"format_sentinel_is_negative", case_format_sentinel_is_negative,
      "skn_view_format skn_format_at skn_format_count skn_format_info skn_format_from_name"},
     {"narrow_messages", case_narrow_messages, "skn_view_narrow"},
