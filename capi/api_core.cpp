@@ -17,7 +17,7 @@ SKN_API const char* skn_last_error(void) { return skn_core::last_error_message()
 SKN_API const char* skn_status_name(skn_status status) {
     const int64_t raw = skn_core::capi::raw_enum(status);
     for (skn_status s : {SKN_OK, SKN_E_INVALID_ARGUMENT, SKN_E_UNKNOWN_FORMAT, SKN_E_UNSUPPORTED, SKN_E_BUFFER_TOO_SMALL,
-                         SKN_E_OUT_OF_MEMORY, SKN_E_FORMAT, SKN_E_INTERNAL})
+                         SKN_E_OUT_OF_MEMORY, SKN_E_FORMAT, SKN_E_IO, SKN_E_NOT_FOUND, SKN_E_INTERNAL})
         if (raw == s) return skn_core::status_name(s);
     return "unknown status";
 }

@@ -13,6 +13,7 @@
 #include "formats/format.hpp"
 #include "gguf/reader.hpp"
 #include "gguf/writer.hpp"
+#include "runtime/checked.hpp"
 
 using skn_core::capi::guarded;
 using skn_core::capi::raw_enum;
@@ -48,6 +49,14 @@ gguf::OpenOptions open_options(const skn_gguf_options* o) {
         skn_core::fail(SKN_E_INVALID_ARGUMENT,
                   "options->orientation is {}: use SKN_GGUF_OUT_IN (0) or SKN_GGUF_AS_STORED (1)", orientation);
     out.allow_unsupported = o->allow_unsupported != 0;
+    // read_into_memory was added after allow_unsupported: a caller compiled
+    // against a header without it passes a smaller struct_size.
+    if (o->struct_size >= offsetof(skn_gguf_options, read_into_memory) + sizeof(int32_t)) {
+        if (o->read_into_memory != 0 && o->read_into_memory != 1)
+            skn_core::fail(SKN_E_INVALID_ARGUMENT, "options->read_into_memory is {}: use 0 (map the file) or 1 (read "
+                           "it into memory)", o->read_into_memory);
+        out.read_into_memory = o->read_into_memory == 1;
+    }
     return out;
 }
 
@@ -313,6 +322,9 @@ SKN_API skn_status skn_gguf_writer_add_string(skn_gguf_writer* w, const char* ke
         gguf::Writer& wr = writer_of(w);
         require_non_null(key, "key");
         if (len != 0) require_non_null(value, "value");
+        if (len > skn_core::kMaxAllocationBytes)
+            skn_core::fail(SKN_E_INVALID_ARGUMENT, "key \"{}\": len {} is more bytes than a string can hold: check len",
+                           key, len);
         wr.add_string(key, std::string_view(len != 0 ? value : "", len));
     });
 }
@@ -337,9 +349,21 @@ SKN_API skn_status skn_gguf_writer_add_string_array(skn_gguf_writer* w, const ch
         gguf::Writer& wr = writer_of(w);
         require_non_null(key, "key");
         if (count != 0) require_non_null(strings, "strings");
+        // `count` pointers must fit in the address space, and each string
+        // takes at least its 8-byte length in the file: a count beyond either
+        // cannot describe a real array, and reading that many pointers would
+        // run past the caller's.
+        (void)skn_core::checked_mul<uint64_t>(count, sizeof(const char*), "count * sizeof(char*)");
+        if (count > skn_core::kMaxAllocationBytes / sizeof(std::string))
+            skn_core::fail(SKN_E_INVALID_ARGUMENT, "count {} is more strings than one array can hold: check the count",
+                           count);
         std::vector<std::string> copy;
+        copy.reserve(size_t(count));
         for (uint64_t i = 0; i < count; ++i) {
-            const size_t len = lengths != nullptr ? lengths[i] : (strings[i] ? std::strlen(strings[i]) : 0);
+            if (strings[i] == nullptr && lengths == nullptr)
+                skn_core::fail(SKN_E_INVALID_ARGUMENT,
+                               "strings[{}] is NULL and there are no lengths: pass \"\" for an empty string", i);
+            const size_t len = lengths != nullptr ? lengths[i] : std::strlen(strings[i]);
             if (strings[i] == nullptr && len != 0)
                 skn_core::fail(SKN_E_INVALID_ARGUMENT, "strings[{}] is NULL but its length is {}", i, len);
             copy.emplace_back(strings[i] != nullptr ? strings[i] : "", len);

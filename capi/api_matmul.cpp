@@ -2,6 +2,13 @@
 // Context, matmul_wt, prepack_for_matmul and the kernel listing.
 #include "capi/guard.hpp"
 #include "capi/handles.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <string>
+
+#include "runtime/checked.hpp"
 #include "dispatch/matmul.hpp"
 #include "layout/orientation.hpp"
 #include "layout/prepack.hpp"
@@ -20,6 +27,37 @@ namespace {
 skn_core::Context& context_of(skn_context* c) {
     require_non_null(c, "ctx");
     return c->ctx;
+}
+
+// The bytes x or y spans, computed with checked arithmetic before the core
+// compares ranges or computes row addresses: an overflowing product would
+// otherwise wrap into a small, valid-looking span (or an address before the
+// buffer) and pass every later check. `rows`, `stride` and `width` are the
+// caller's; the names make the message name the argument at fault.
+void check_span(const float* p, int64_t rows, int64_t stride, int64_t width, const char* rows_name,
+                const char* stride_name, const char* width_name, const char* buffer) {
+    using skn_core::checked_add;
+    using skn_core::checked_mul;
+    const std::string last = fmt::format("({} - 1) * {}", rows_name, stride_name);
+    const int64_t elems = checked_add(checked_mul(rows - 1, stride, last), width, last + " + " + width_name);
+    const int64_t bytes = checked_mul<int64_t>(elems, int64_t(sizeof(float)),
+                                               fmt::format("({} + {}) * sizeof(float)", last, width_name));
+    (void)checked_add<uintptr_t>(reinterpret_cast<uintptr_t>(p), uintptr_t(bytes),
+                                 fmt::format("the end of {} ({} rows of {})", buffer, rows_name, stride_name));
+}
+
+void check_matmul_sizes(const float* x, int64_t x_rows, int64_t x_row_stride, const skn_core::View& w, const float* y,
+                        int64_t y_row_stride) {
+    const skn_core::Layout& l = w.layout;
+    if (x == nullptr || y == nullptr || l.rank != 2) return;  // the core reports these
+    const int64_t out = l.shape[0], in = l.shape[1];
+    if (x_rows < 1) skn_core::fail(SKN_E_INVALID_ARGUMENT, "x_rows is {}: at least one activation row is needed", x_rows);
+    if (x_row_stride < in)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "x_row_stride {} is smaller than a row of {} inputs", x_row_stride, in);
+    if (y_row_stride < out)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "y_row_stride {} is smaller than a row of {} outputs", y_row_stride, out);
+    check_span(x, x_rows, x_row_stride, in, "x_rows", "x_row_stride", "in", "x");
+    check_span(y, x_rows, y_row_stride, out, "x_rows", "y_row_stride", "out", "y");
 }
 
 constexpr size_t kOptionsV1Size = offsetof(skn_matmul_options, scope) + sizeof(skn_scope*);
@@ -82,6 +120,7 @@ SKN_API skn_status skn_matmul_wt(skn_context* ctx, const float* x, int64_t x_row
     return guarded([&] {
         skn_core::Context& c = context_of(ctx);
         require_non_null(w, "w");
+        check_matmul_sizes(x, x_rows, x_row_stride, w->view, y, y_row_stride);
         skn_core::matmul_wt(c, x, x_rows, x_row_stride, w->view, bias, y, y_row_stride, to_options(opts));
     });
 }

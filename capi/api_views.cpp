@@ -4,6 +4,7 @@
 
 #include "capi/guard.hpp"
 #include "capi/handles.hpp"
+#include "runtime/checked.hpp"
 #include "layout/orientation.hpp"
 #include "layout/prepack.hpp"
 #include "layout/relayout.hpp"
@@ -59,10 +60,10 @@ void relayout(int64_t format, const void* src, size_t src_size, void* dst, size_
     if (rows <= 0 || bpr <= 0)
         skn_core::fail(SKN_E_INVALID_ARGUMENT, "{}: rows ({}) and blocks_per_row ({}) must be positive", what, rows, bpr);
     const size_t trailer = size_t(f.tensor_trailer_bytes);
-    uint64_t blocks = 0, need = 0;
-    if (__builtin_mul_overflow(uint64_t(rows), uint64_t(bpr), &blocks) ||
-        __builtin_mul_overflow(blocks, uint64_t(f.block_bytes), &need) || __builtin_add_overflow(need, trailer, &need))
-        skn_core::fail(SKN_E_INVALID_ARGUMENT, "{}: a {} x {} grid of {} overflows 64 bits", what, rows, bpr, f.name);
+    constexpr std::string_view grid = "the byte size of rows * blocks_per_row blocks";
+    const uint64_t need = skn_core::checked_add<uint64_t>(
+        skn_core::checked_mul(skn_core::checked_mul(uint64_t(rows), uint64_t(bpr), grid), uint64_t(f.block_bytes), grid),
+        trailer, grid);
     if (src_size < need || dst_size < need)
         skn_core::fail(SKN_E_BUFFER_TOO_SMALL, "{}: a {} x {} {} grid{} needs {} bytes; src has {}, dst has {}", what,
                   rows, bpr, f.name, trailer ? " with its trailer" : "", need, src_size, dst_size);
@@ -128,7 +129,7 @@ SKN_API skn_layout_class skn_view_layout_class(const skn_view* view) {
 }
 
 SKN_API skn_format skn_view_format(const skn_view* view) {
-    return view == nullptr ? static_cast<skn_format>(-1) : static_cast<skn_format>(view->view.layout.format->id);
+    return view == nullptr ? SKN_FORMAT_INVALID : static_cast<skn_format>(view->view.layout.format->id);
 }
 
 SKN_API int skn_view_rank(const skn_view* view) { return view == nullptr ? 0 : view->view.layout.rank; }

@@ -17,6 +17,10 @@ skn_status guarded(Body&& body) noexcept {
     try {
         clear_last_error();
         body();
+        // A callback the body ran (trace sink, log callback, parallel-for) may
+        // have made a failing skn call on this thread; a successful call
+        // still ends with an empty message.
+        clear_last_error();
         return SKN_OK;
     } catch (const Error& e) {
         return set_last_error(e.status(), e.what());

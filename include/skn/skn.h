@@ -15,8 +15,33 @@
  *  - Pointers passed in are borrowed for the duration of the call unless the
  *    function's documentation says otherwise. Strings returned as `const char*`
  *    point to static storage unless documented otherwise; never free them.
- *  - No function aborts, throws or reads outside the sizes it is given.
- *  - Every function is safe to call from several threads at once.
+ *  - No function aborts, throws or reads outside the sizes it is given. Every
+ *    product and sum of sizes, counts and strides a caller passes is checked
+ *    for overflow; one that overflows is refused with SKN_E_INVALID_ARGUMENT
+ *    naming the argument.
+ *
+ * Threads and re-entrancy (the one statement of the contract; each object's
+ * section repeats only its own line of it):
+ *  - Functions without a handle (formats, quantize, fixtures, relayout,
+ *    version, skn_set_log_callback) may be called from any number of threads
+ *    at once.
+ *  - skn_view: immutable; any number of threads may use one view at once,
+ *    and retain/release it from any thread.
+ *  - skn_scope: any number of threads may allocate in one scope at once;
+ *    skn_scope_destroy must not race with a call using the scope.
+ *  - skn_gguf: immutable once open; any number of threads may read one at
+ *    once. skn_gguf_close must not race with a call using it.
+ *  - skn_context and skn_gguf_writer: one thread at a time (use one context
+ *    per calling thread; a context's own pool threads are internal).
+ *  - skn_last_error() is per OS thread: it describes the last skn call made
+ *    on the calling thread. A Go caller must pin the goroutine with
+ *    runtime.LockOSThread() around the skn call and its skn_last_error read
+ *    (cgo may move a goroutine between threads between two calls).
+ *  - Callbacks (log, trace, parallel-for) run with no skn lock held and may
+ *    call any skn function, skn_set_log_callback included. Log messages
+ *    raised by skn calls made inside a log callback are not delivered (that
+ *    would recurse). A call that succeeds ends with an empty skn_last_error()
+ *    whatever its callbacks did.
  *
  * Sections, from simple to advanced:
  *   1. Errors and version
@@ -64,6 +89,8 @@ typedef enum skn_status {
     SKN_E_BUFFER_TOO_SMALL = 4, /* a destination smaller than the result; the message gives both sizes */
     SKN_E_OUT_OF_MEMORY = 5,
     SKN_E_FORMAT = 6,           /* malformed bytes (a file, a block) */
+    SKN_E_IO = 7,               /* the system failed to read or write a file (permissions, I/O error); the message has its reason */
+    SKN_E_NOT_FOUND = 8,        /* a path names no file */
     SKN_E_INTERNAL = 99         /* a bug in skn: please report the message */
 } skn_status;
 
@@ -89,6 +116,9 @@ SKN_API const char* skn_version_string(void);
  * Ids skn does not implement (the IQ1/IQ2/IQ3 grid formats, integer types)
  * are refused with SKN_E_UNKNOWN_FORMAT. */
 typedef enum skn_format {
+    /* Not a format: what skn_view_format(NULL) returns. Its presence makes
+     * the enum's underlying type signed int, so `format < 0` works in C. */
+    SKN_FORMAT_INVALID = -1,
     SKN_FORMAT_F32 = 0,
     SKN_FORMAT_F16 = 1,
     SKN_FORMAT_Q4_0 = 2,
@@ -287,7 +317,7 @@ SKN_API void skn_view_release(skn_view* view);
  * Owned by the view: valid until its last release. NULL view gives "(null)". */
 SKN_API const char* skn_view_describe(const skn_view* view);
 
-/* Properties. On a NULL view: order ROW_MAJOR, class CONTIGUOUS, format -1,
+/* Properties. On a NULL view: order ROW_MAJOR, class CONTIGUOUS, format SKN_FORMAT_INVALID (-1),
  * rank 0; skn_view_shape returns SKN_E_INVALID_ARGUMENT. */
 SKN_API skn_block_order skn_view_order(const skn_view* view);
 SKN_API skn_layout_class skn_view_layout_class(const skn_view* view);
@@ -526,17 +556,42 @@ typedef struct skn_gguf_options {
      * message. 1: the file opens, those tensors are listed with supported = 0
      * (and one WARN log message names them) but cannot be decoded. */
     int32_t allow_unsupported;
+    /* 0 (default): map the file read-only (zero-copy). 1: read the whole
+     * file into memory owned by the skn_gguf at open, so that truncating or
+     * rewriting the file afterwards cannot affect the reader (see "Files
+     * that change under a reader" below); costs the file's size in memory
+     * and one read. Added in 1.0.0; a struct_size that ends before this field
+     * means 0. */
+    int32_t read_into_memory;
 } skn_gguf_options;
+
+/* Files that change under a reader. A mapped file (the default) must not be
+ * truncated or rewritten while an skn_gguf over it is open: the pointers
+ * skn returns, and the bytes its views read, are the file's pages. Reading
+ * a page past a new, shorter end raises SIGBUS in the reading thread (which
+ * kills the process unless it handles the signal), and bytes rewritten in
+ * place show through in tensor data, views and strings already returned.
+ * This is how every mmap-based reader behaves (the GGUF ecosystem's,
+ * safetensors'). When the file may change (a download still being written,
+ * a file a training job replaces in place), open it with
+ * options.read_into_memory = 1: the reader then owns a private copy and the
+ * file may change or vanish at once. Replacing a file by rename (as
+ * skn_gguf_writer_write_file does) is always safe: the old inode stays
+ * mapped. */
 
 /* Open and validate the GGUF file at `path`, mapped read-only (the file
  * descriptor is closed before returning; the mapping lives until
- * skn_gguf_close). Tensor types are checked up front: see
+ * skn_gguf_close), or read into memory (options.read_into_memory). Only a
+ * regular file is opened: a FIFO, a directory or a device is refused
+ * without blocking. Tensor types are checked up front: see
  * skn_gguf_options.allow_unsupported. A file holding only supported types
  * opens without logging anything at WARN.
  * On success *out owns the file; release it with skn_gguf_close.
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL path/out, options with a
- * struct_size too small or an orientation outside the enum, a file that
- * cannot be opened or mapped: the message has the system's reason);
+ * struct_size too small, an orientation outside the enum or
+ * read_into_memory not 0 or 1, a path that is not a regular file);
+ * SKN_E_NOT_FOUND (no file at path); SKN_E_IO (the file cannot be opened,
+ * mapped or read: the message has the system's reason);
  * SKN_E_FORMAT (malformed file: the message names the byte offset and the
  * key or tensor); SKN_E_UNSUPPORTED (GGUF v1, a big-endian or newer file,
  * tensors of types skn does not implement); SKN_E_OUT_OF_MEMORY. *out is
@@ -653,7 +708,9 @@ SKN_API skn_status skn_gguf_get_string(const skn_gguf* gguf, int64_t key, const 
 
 /* Arrays are named by an array id. A key's index is the id of that key's
  * array (the key must hold an array); arrays held in arrays have the ids
- * skn_gguf_array_nested returns. */
+ * skn_gguf_array_nested returns (all at or above skn_gguf_kv_count). Each
+ * array has exactly one id: any other value is refused, never read as
+ * another array. */
 
 /* The element type and element count of an array.
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, no such array, a key that is
@@ -726,13 +783,18 @@ SKN_API skn_status skn_gguf_writer_add_string(skn_gguf_writer* writer, const cha
 
 /* An array of `count` elements of a fixed-size type (numbers or bools: bool
  * elements are bytes 0 or 1), little-endian at `data` (copied). Returns as
- * the scalar adders, and SKN_E_INVALID_ARGUMENT for a string or array
- * element type (use skn_gguf_writer_add_string_array). */
+ * the scalar adders, SKN_E_INVALID_ARGUMENT for a string or array element
+ * type (use skn_gguf_writer_add_string_array) or a count whose byte size
+ * overflows, and SKN_E_OUT_OF_MEMORY when the copy cannot be allocated. */
 SKN_API skn_status skn_gguf_writer_add_array(skn_gguf_writer* writer, const char* key, skn_gguf_type element_type,
                                              const void* data, uint64_t count);
 
 /* An array of `count` strings: strings[i] has lengths[i] bytes, or is
- * NUL-terminated when lengths is NULL. Copied. */
+ * NUL-terminated when lengths is NULL. Copied. strings[i] may be NULL only
+ * when lengths is given and lengths[i] is 0 (an empty string); a NULL string
+ * without lengths is refused, since it is more likely a bug than "".
+ * Returns as the scalar adders, and SKN_E_INVALID_ARGUMENT for a count
+ * larger than a strings array can be (count * sizeof(char*) overflows). */
 SKN_API skn_status skn_gguf_writer_add_string_array(skn_gguf_writer* writer, const char* key,
                                                     const char* const* strings, const size_t* lengths,
                                                     uint64_t count);
@@ -761,8 +823,9 @@ SKN_API skn_status skn_gguf_writer_write_memory(const skn_gguf_writer* writer, v
 
 /* Write the file at `path`, replacing any file there. The bytes go to
  * "<path>.skn-partial" first, renamed over `path` when complete: on failure
- * `path` is untouched and no partial file is left. Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, the
- * file cannot be created or written: the message has the system's reason). */
+ * `path` is untouched and no partial file is left. Returns SKN_OK;
+ * SKN_E_INVALID_ARGUMENT (NULL); SKN_E_IO (the file cannot be created,
+ * written or renamed: the message has the system's reason). */
 SKN_API skn_status skn_gguf_writer_write_file(const skn_gguf_writer* writer, const char* path);
 
 /* ----- end of GGUF files ----- */
@@ -891,10 +954,18 @@ typedef enum skn_log_level {
 typedef void (*skn_log_fn)(skn_log_level level, const char* message, void* user);
 
 /* Send skn's log messages at `level` and above to `fn` (with `user` passed
- * back). fn = NULL restores the default: messages at WARN and above go to
- * stderr, and only when the environment variable SKN_LOG is set (to a level
- * name such as "debug"), since a library should not write to a program's
- * terminal unasked.
+ * back). fn = NULL restores the default (and ignores `level`): messages go
+ * to stderr at the level the environment variable SKN_LOG names when the
+ * library first logs ("trace", "debug", "info", "warn", "error"); with
+ * SKN_LOG unset, empty or "off" nothing is written, since a library should
+ * not write to a program's terminal unasked. Any other SKN_LOG value is
+ * reported once on stderr and then ignored.
+ * The callback runs with no skn lock held and may call skn functions,
+ * skn_set_log_callback included; messages those calls raise are dropped.
+ * After skn_set_log_callback returns, a message already being delivered on
+ * another thread may still reach the previous callback: keep its `user`
+ * valid until such calls cannot be running.
+ * Every error is logged at DEBUG with its status and message.
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT for a level outside skn_log_level. */
 SKN_API skn_status skn_set_log_callback(skn_log_level level, skn_log_fn fn, void* user);
 

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "layout/orientation.hpp"
+#include "runtime/checked.hpp"
 #include "runtime/error.hpp"
 
 namespace skn_core {
@@ -25,19 +26,18 @@ void check_shape(const FormatTraits& f, int64_t rows, int64_t n_per_row) {
              f.name, f.block_elems, n_per_row, n_per_row / f.block_elems, n_per_row % f.block_elems, f.block_elems);
 }
 
-bool mul_overflows(uint64_t a, uint64_t b, uint64_t* out) { return __builtin_mul_overflow(a, b, out); }
-
 }  // namespace
 
 size_t quantized_size(const FormatTraits& f, int64_t rows, int64_t n_per_row) {
     check_shape(f, rows, n_per_row);
-    uint64_t blocks = 0, bytes = 0;
     const uint64_t blocks_per_row = uint64_t(n_per_row / f.block_elems);
-    if (mul_overflows(uint64_t(rows), blocks_per_row, &blocks) || mul_overflows(blocks, uint64_t(f.block_bytes), &bytes) ||
-        bytes > std::numeric_limits<size_t>::max() - uint64_t(f.tensor_trailer_bytes))
-        fail(SKN_E_INVALID_ARGUMENT, "a [{}, {}] {} tensor does not fit in memory (its byte size overflows 64 bits)",
-             rows, n_per_row, f.name);
-    return size_t(bytes) + size_t(f.tensor_trailer_bytes);
+    constexpr std::string_view what = "the byte size of n_rows * n_per_row elements";
+    const uint64_t bytes = checked_add(
+        checked_mul(checked_mul(uint64_t(rows), blocks_per_row, what), uint64_t(f.block_bytes), what),
+        uint64_t(f.tensor_trailer_bytes), what);
+    if (bytes > std::numeric_limits<size_t>::max())
+        fail(SKN_E_INVALID_ARGUMENT, "a [{}, {}] {} tensor does not fit in memory", rows, n_per_row, f.name);
+    return size_t(bytes);
 }
 
 void quantize_tensor(const FormatTraits& f, const float* src, int64_t rows, int64_t n_per_row, void* dst,

@@ -203,7 +203,7 @@ private:
         if (f_.nodes_.size() >= std::numeric_limits<uint32_t>::max())
             fail_at(at, "the array {} is one array too many (skn reads at most 2^32-1 arrays)", label);
         const auto node = uint32_t(f_.nodes_.size());
-        f_.nodes_.push_back(ArrayNode{elem, count, pos_, {}});
+        f_.nodes_.push_back(ArrayNode{elem, count, pos_, {}, depth > 1});
 
         // The smallest encoding of one element bounds the count by the bytes
         // left, so a huge count fails here rather than in an allocation.
@@ -441,7 +441,7 @@ std::unique_ptr<File> File::open(const std::string& path, const OpenOptions& opt
     std::unique_ptr<File> f(new File());
     f->source_ = path;
     f->options_ = options;
-    f->mapping_.emplace(path);
+    f->mapping_.emplace(path, options.read_into_memory);
     f->data_ = f->mapping_->data();
     f->size_ = f->mapping_->size();
     f->parse();
@@ -509,10 +509,17 @@ std::optional<size_t> File::find_key(std::string_view key) const {
 
 namespace {
 
+// "an array", "an i32", "an f32", "a u32", "a string": the article the type
+// name takes when read aloud.
+std::string with_article(std::string_view name) {
+    const bool vowel = !name.empty() && std::string_view("aif").find(name[0]) != std::string_view::npos;
+    return fmt::format("{} {}", vowel ? "an" : "a", name);
+}
+
 void require_type(const KeyValue& kv, ValueType want) {
     if (kv.type != want)
-        fail(SKN_E_INVALID_ARGUMENT, "key \"{}\" holds a {}, not a {}", kv.key, value_type_name(kv.type),
-             value_type_name(want));
+        fail(SKN_E_INVALID_ARGUMENT, "key \"{}\" holds {}, not {}", kv.key, with_article(value_type_name(kv.type)),
+             with_article(value_type_name(want)));
 }
 
 }  // namespace
@@ -549,8 +556,10 @@ const ArrayNode& File::array(uint64_t array_id) const {
         require_type(v, ValueType::Array);
         return nodes_[v.node];
     }
+    // Ids past the keys name nested arrays only: a key's own array has its
+    // key index as its one id, so the node behind it is not reachable here.
     const uint64_t node = array_id - kvs_.size();
-    if (node >= nodes_.size())
+    if (node >= nodes_.size() || !nodes_[size_t(node)].nested)
         fail(SKN_E_INVALID_ARGUMENT,
              "array id {} names no array: ids below {} are key indexes, nested arrays have the ids "
              "skn_gguf_array_nested returns",

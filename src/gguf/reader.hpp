@@ -40,6 +40,9 @@ struct OpenOptions {
     // Open files holding tensor types skn does not implement; those tensors
     // are listed (supported == false) but cannot be decoded.
     bool allow_unsupported = false;
+    // Read the file into owned memory instead of mapping it, so that the
+    // file changing after open cannot affect (or SIGBUS) the reader.
+    bool read_into_memory = false;
 };
 
 // An array value. A node is either a key's own array or an array nested in
@@ -52,6 +55,9 @@ struct ArrayNode {
     // the i-th string is found in O(1). Arrays of arrays: the node index of each
     // element. Empty for fixed-size element types.
     std::vector<uint64_t> items;
+    // Held in another array (its id is kv count + node index); false for a
+    // key's own array (its id is the key's index).
+    bool nested = false;
 };
 
 struct KeyValue {

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "gguf/writer.hpp"
 
+#include "runtime/checked.hpp"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <new>
 
 #include "runtime/error.hpp"
 
@@ -84,7 +87,7 @@ public:
     FileSink(std::FILE* f, const std::string& path) : f_(f), path_(path) {}
     void put(const void* p, size_t n) {
         if (n != 0 && std::fwrite(p, 1, n, f_) != n)
-            fail(SKN_E_INVALID_ARGUMENT, "cannot write {} at byte {}: {}", path_, at_, std::strerror(errno));
+            fail(SKN_E_IO, "cannot write {} at byte {}: {}", path_, at_, std::strerror(errno));
         at_ += n;
     }
     void zeros(size_t n) {
@@ -110,15 +113,21 @@ ArrayValue ArrayValue::numbers(ValueType type, const void* data, uint64_t count)
         fail(SKN_E_INVALID_ARGUMENT, "{} is not a numeric element type: use a string array or an array of arrays",
              value_type_name(type));
     const uint64_t size = value_type_size(type);
-    if (count > std::numeric_limits<size_t>::max() / size)
-        fail(SKN_E_INVALID_ARGUMENT, "an array of {} {} elements does not fit in memory", count,
-             value_type_name(type));
+    const uint64_t bytes = checked_mul<uint64_t>(count, size, "count * element size");
+    if (bytes > kMaxAllocationBytes)
+        fail(SKN_E_INVALID_ARGUMENT, "count {} of {} elements is {} bytes, more than one array can hold: check the count",
+             count, value_type_name(type), bytes);
     if (data == nullptr && count != 0) fail(SKN_E_INVALID_ARGUMENT, "array data must not be NULL");
     ArrayValue a;
     a.element_type = type;
     a.count = count;
     const auto* p = static_cast<const uint8_t*>(data);
-    if (count != 0) a.raw.assign(p, p + count * size);
+    try {
+        if (count != 0) a.raw.assign(p, p + bytes);
+    } catch (const std::bad_alloc&) {
+        fail(SKN_E_OUT_OF_MEMORY, "cannot allocate {} bytes to copy an array of {} {} elements", bytes, count,
+             value_type_name(type));
+    }
     return a;
 }
 
@@ -227,8 +236,7 @@ void Writer::check_new_tensor(std::string_view name, std::span<const int64_t> ne
         if (ne[d] <= 0)
             fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": dimension {} is {}; dimensions must be positive", name, d,
                  ne[d]);
-        if (__builtin_mul_overflow(elements, ne[d], &elements))
-            fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": the element count overflows 63 bits", name);
+        elements = checked_mul(elements, ne[d], fmt::format("the element count of tensor \"{}\" (ne)", name));
     }
 }
 
@@ -241,11 +249,11 @@ void Writer::add_tensor(std::string_view name, const FormatTraits& format, std::
              "row length)",
              name, format.name, format.block_elems, ne[0]);
     int64_t elements = 1;
-    for (int64_t n : ne) elements *= n;
-    uint64_t need = 0;
-    if (__builtin_mul_overflow(uint64_t(elements / format.block_elems), uint64_t(format.block_bytes), &need) ||
-        __builtin_add_overflow(need, uint64_t(format.tensor_trailer_bytes), &need))
-        fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\" is too large: its byte size overflows 64 bits", name);
+    for (int64_t n : ne) elements = checked_mul(elements, n, fmt::format("the element count of tensor \"{}\" (ne)", name));
+    const uint64_t need = checked_add(
+        checked_mul(uint64_t(elements / format.block_elems), uint64_t(format.block_bytes),
+                    fmt::format("the byte size of tensor \"{}\"", name)),
+        uint64_t(format.tensor_trailer_bytes), fmt::format("the byte size of tensor \"{}\"", name));
     if (bytes.size() != need)
         fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\" is given {} bytes but {} elements of {} take {} bytes", name,
              bytes.size(), elements, format.name, need);
@@ -329,7 +337,7 @@ void Writer::write_file(const std::string& path) const {
     // whatever was at `path` untouched and no partial file behind.
     const std::string tmp = path + ".skn-partial";
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (f == nullptr) fail(SKN_E_INVALID_ARGUMENT, "cannot create {}: {}", tmp, std::strerror(errno));
+    if (f == nullptr) fail(SKN_E_IO, "cannot create {}: {}", tmp, std::strerror(errno));
     try {
         FileSink sink(f, path);
         emit(sink);
@@ -341,12 +349,12 @@ void Writer::write_file(const std::string& path) const {
     if (std::fclose(f) != 0) {
         const int err = errno;
         std::remove(tmp.c_str());
-        fail(SKN_E_INVALID_ARGUMENT, "cannot finish writing {}: {}", path, std::strerror(err));
+        fail(SKN_E_IO, "cannot finish writing {}: {}", path, std::strerror(err));
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0) {
         const int err = errno;
         std::remove(tmp.c_str());
-        fail(SKN_E_INVALID_ARGUMENT, "cannot move {} to {}: {}", tmp, path, std::strerror(err));
+        fail(SKN_E_IO, "cannot move {} to {}: {}", tmp, path, std::strerror(err));
     }
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "layout/orientation.hpp"
+#include "runtime/checked.hpp"
 #include "runtime/error.hpp"
 
 namespace skn_core {
@@ -87,10 +88,8 @@ Layout make_layout(const FormatTraits& f, const int64_t* shape, int rank, BlockO
              "its blocks along in",
              shape[last], f.name, f.block_elems);
     l.grid[size_t(last)] = shape[last] / f.block_elems;
-    for (int d = 0; d < rank; ++d) {
-        if (__builtin_mul_overflow(total, l.grid[size_t(d)], &total))
-            fail(SKN_E_INVALID_ARGUMENT, "a view of shape {} has more blocks than fit in 64 bits", list(l.shape, rank));
-    }
+    for (int d = 0; d < rank; ++d)
+        total = checked_mul(total, l.grid[size_t(d)], "the block count of the shape (the product of its dimensions)");
     // Row-major strides first; INPUT_BLOCK_MAJOR swaps the roles of the last
     // two axes inside each [out, in] matrix.
     int64_t s = 1;
@@ -108,9 +107,13 @@ Layout make_layout(const FormatTraits& f, const int64_t* shape, int rank, BlockO
 Layout narrow(const Layout& l, int dim, int64_t start, int64_t length) {
     check_dim(l, dim, "narrow", l.rank);
     const int64_t extent = l.shape[size_t(dim)];
-    if (start < 0 || length <= 0 || start > extent || length > extent - start)
-        fail(SKN_E_INVALID_ARGUMENT, "narrow: range [{}, {}) is outside dimension {} of extent {}", start,
-             start + length, dim, extent);
+    if (length <= 0)
+        fail(SKN_E_INVALID_ARGUMENT, "narrow: length {} is not positive: a view keeps at least one index of dimension {}",
+             length, dim);
+    // Compared without forming start + length, which may overflow.
+    if (start < 0 || start > extent || length > extent - start)
+        fail(SKN_E_INVALID_ARGUMENT, "narrow: start {} with length {} is outside dimension {} of extent {}", start,
+             length, dim, extent);
     Layout out = l;
     const bool block_axis = dim == l.rank - 1;
     const int64_t be = block_axis ? l.block_elems() : 1;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "runtime/checked.hpp"
 #include "runtime/error.hpp"
 
 namespace skn_core {
@@ -15,9 +16,8 @@ size_t checked_size(const char* what, const void* src, size_t src_size, const vo
     if (rows <= 0 || bpr <= 0 || bpb == 0)
         fail(SKN_E_INVALID_ARGUMENT, "{}: rows ({}), blocks per row ({}) and bytes per block ({}) must be positive",
              what, rows, bpr, bpb);
-    uint64_t blocks = 0, bytes = 0;
-    if (__builtin_mul_overflow(uint64_t(rows), uint64_t(bpr), &blocks) || __builtin_mul_overflow(blocks, bpb, &bytes))
-        fail(SKN_E_INVALID_ARGUMENT, "{}: a {} x {} grid of {}-byte blocks overflows 64 bits", what, rows, bpr, bpb);
+    constexpr std::string_view grid = "the byte size of the grid (rows * blocks_per_row * block bytes)";
+    const uint64_t bytes = checked_mul(checked_mul(uint64_t(rows), uint64_t(bpr), grid), uint64_t(bpb), grid);
     if (src_size < bytes)
         fail(SKN_E_BUFFER_TOO_SMALL, "{}: a {} x {} grid of {}-byte blocks needs {} source bytes but {} were given",
              what, rows, bpr, bpb, bytes, src_size);

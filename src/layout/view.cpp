@@ -3,15 +3,16 @@
 
 #include <vector>
 
+#include "runtime/checked.hpp"
 #include "runtime/error.hpp"
 
 namespace skn_core {
 
 size_t storage_bytes(const FormatTraits& f, int64_t blocks) {
-    uint64_t bytes = 0;
-    if (__builtin_mul_overflow(uint64_t(blocks), uint64_t(f.block_bytes), &bytes) ||
-        __builtin_add_overflow(bytes, uint64_t(f.tensor_trailer_bytes), &bytes))
-        fail(SKN_E_INVALID_ARGUMENT, "{} blocks of {} do not fit in memory", blocks, f.name);
+    constexpr std::string_view what = "the byte size of the view's blocks";
+    const uint64_t bytes = checked_add(checked_mul(uint64_t(blocks), uint64_t(f.block_bytes), what),
+                                       uint64_t(f.tensor_trailer_bytes), what);
+    if (bytes > SIZE_MAX) fail(SKN_E_INVALID_ARGUMENT, "{} blocks of {} do not fit in memory", blocks, f.name);
     return size_t(bytes);
 }
 

@@ -17,6 +17,8 @@ const char* status_name(skn_status status) {
         case SKN_E_BUFFER_TOO_SMALL: return "SKN_E_BUFFER_TOO_SMALL";
         case SKN_E_OUT_OF_MEMORY: return "SKN_E_OUT_OF_MEMORY";
         case SKN_E_FORMAT: return "SKN_E_FORMAT";
+        case SKN_E_IO: return "SKN_E_IO";
+        case SKN_E_NOT_FOUND: return "SKN_E_NOT_FOUND";
         case SKN_E_INTERNAL: return "SKN_E_INTERNAL";
     }
     return "unknown status";

@@ -110,7 +110,7 @@ static unsigned char* build_file(size_t* size, unsigned char* q8, size_t q8_size
     char path[64];
     snprintf(path, sizeof path, "/tmp/skn_c_gguf_%d.gguf", (int)getpid());
     CHECK(skn_gguf_writer_write_file(w, path) == SKN_OK);
-    CHECK_ERROR(skn_gguf_writer_write_file(w, "/nonexistent-dir/x.gguf"), SKN_E_INVALID_ARGUMENT,
+    CHECK_ERROR(skn_gguf_writer_write_file(w, "/nonexistent-dir/x.gguf"), SKN_E_IO,
                 "/nonexistent-dir/x.gguf");
     CHECK_ERROR(skn_gguf_writer_write_file(w, NULL), SKN_E_INVALID_ARGUMENT, "path");
     CHECK_ERROR(skn_gguf_writer_write_file(NULL, path), SKN_E_INVALID_ARGUMENT, "writer");
@@ -124,7 +124,7 @@ static unsigned char* build_file(size_t* size, unsigned char* q8, size_t q8_size
     CHECK(skn_gguf_tensor_data(from_disk, 0, &d, &n) == SKN_OK && n == q8_size && memcmp(d, q8, n) == 0);
     skn_gguf_close(from_disk);
     remove(path);
-    CHECK_ERROR(skn_gguf_open(path, NULL, &from_disk), SKN_E_INVALID_ARGUMENT, "No such file");
+    CHECK_ERROR(skn_gguf_open(path, NULL, &from_disk), SKN_E_NOT_FOUND, "No such file");
 
     skn_gguf_writer_destroy(w);
     skn_gguf_writer_destroy(NULL);

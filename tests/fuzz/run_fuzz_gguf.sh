@@ -10,6 +10,12 @@
 # flags). The corpus grown by earlier runs is kept in $SKN_FUZZ_BUILD_DIR/corpus
 # and reused. Exits non-zero when the fuzzer finds a crash, leak or timeout;
 # the reproducer is left in $SKN_FUZZ_BUILD_DIR/artifacts.
+#
+# The committed corpus, tests/fuzz/corpus (minimized), is replayed first
+# (-runs=0: every input once, no mutation) and then seeds the bounded run;
+# ctest replays it too, in every build, through tests/fuzz/replay_corpus.cpp.
+# To refresh it after a long run, merge what that run found into it:
+#   build/fuzz/tests/fuzz/fuzz_gguf -merge=1 tests/fuzz/corpus build/fuzz/corpus
 set -euo pipefail
 seconds="${1:-60}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -32,6 +38,11 @@ artifacts="$build/artifacts"
 mkdir -p "$seeds" "$corpus" "$artifacts"
 "$build/tests/fuzz/make_gguf_seeds" "$seeds"
 
+common=(-max_len=65536 -timeout=10 -rss_limit_mb=1024 -malloc_limit_mb=512)
+replay_start=$(date +%s)
+"$build/tests/fuzz/fuzz_gguf" "${common[@]}" -runs=0 -artifact_prefix="$artifacts/" "$root/tests/fuzz/corpus"
+echo "run_fuzz_gguf: committed corpus replayed in $(( $(date +%s) - replay_start )) s"
+
 parallel=()
 if [ "$jobs" -gt 1 ]; then parallel=(-jobs="$jobs" -workers="$jobs"); fi
 
@@ -48,4 +59,4 @@ exec "$build/tests/fuzz/fuzz_gguf" \
   "${parallel[@]}" \
   -print_final_stats=1 \
   ${SKN_FUZZ_ARGS:-} \
-  "$corpus" "$seeds"
+  "$corpus" "$root/tests/fuzz/corpus" "$seeds"

@@ -135,7 +135,7 @@ TEST(GgufReader, OpensFromAPathWithTheSameResult) {
     EXPECT_EQ(std::vector<uint8_t>(d.begin(), d.end()), src.q8);
     std::remove(path.c_str());
 
-    const std::string msg = gguf_error([&] { File::open(path); }, SKN_E_INVALID_ARGUMENT);
+    const std::string msg = gguf_error([&] { File::open(path); }, SKN_E_NOT_FOUND);
     EXPECT_TRUE(contains(msg, "No such file")) << msg;
 }
 
@@ -153,7 +153,7 @@ TEST(GgufReader, MetadataIsTypedStrictlyAndZeroCopy) {
     EXPECT_FALSE(f->find_key("a.missing").has_value());
     EXPECT_EQ(f->scalar<uint32_t>(0, ValueType::U32), 7u);
     std::string msg = gguf_error([&] { f->scalar<int32_t>(0, ValueType::I32); }, SKN_E_INVALID_ARGUMENT);
-    EXPECT_TRUE(contains(msg, "holds a u32, not a i32")) << msg;
+    EXPECT_TRUE(contains(msg, "holds a u32, not an i32")) << msg;
     msg = gguf_error([&] { f->scalar<uint64_t>(0, ValueType::U64); }, SKN_E_INVALID_ARGUMENT);
     EXPECT_TRUE(contains(msg, "a.u32")) << msg;
 

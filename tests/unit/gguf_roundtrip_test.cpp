@@ -227,7 +227,7 @@ TEST(GgufRoundTrip, WritesAFileThatReadsBack) {
     EXPECT_EQ(f->tensor_data(0)[67], 0x11);
     std::remove(path.c_str());
 
-    const std::string msg = gguf_error([&] { w.write_file("/nonexistent-dir/x.gguf"); }, SKN_E_INVALID_ARGUMENT);
+    const std::string msg = gguf_error([&] { w.write_file("/nonexistent-dir/x.gguf"); }, SKN_E_IO);
     EXPECT_TRUE(contains(msg, "/nonexistent-dir/x.gguf")) << msg;
 }
 

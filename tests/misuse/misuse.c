@@ -1,0 +1,1170 @@
+/* SPDX-License-Identifier: MIT */
+/* The misuse suite: every function in skn.h called the way a careless or
+ * hostile caller would (NULL pointers, enums out of range, sizes zero,
+ * negative or overflowing, short buffers, re-entrant callbacks, FIFOs,
+ * directories and devices as paths, files changed under an open reader).
+ *
+ * Each case runs in a forked child under alarm(), so a crash or a hang fails
+ * the case by name instead of taking the suite down. The parent makes no skn
+ * call, so each child starts with the library's state untouched (logging is
+ * configured from SKN_LOG on first use, which the log cases rely on).
+ *
+ * A case lists the functions it covers; `misuse --check-header skn.h` fails
+ * when a function declared in the header is covered by no case, so a new API
+ * function cannot be added without misuse cases. Compiled as C11 + POSIX. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../c/check.h"
+#include "skn/skn.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static char g_dir[256];
+
+static void make_dir(void) {
+    snprintf(g_dir, sizeof g_dir, "/tmp/skn-misuse-XXXXXX");
+    if (mkdtemp(g_dir) == NULL) {
+        perror("mkdtemp");
+        exit(2);
+    }
+}
+
+static const char* path_in_dir(const char* name) {
+    static char p[512];
+    snprintf(p, sizeof p, "%s/%s", g_dir, name);
+    return p;
+}
+
+/* A Q8_0 weight [out = 4, in = 96] (3 blocks per row), metadata of each
+ * kind, and a 64 KiB F32 tensor so tensor data spans many pages. */
+#define BIG_FLOATS 16384
+static skn_gguf_writer* sample_writer(void) {
+    skn_gguf_writer* w = NULL;
+    CHECK(skn_gguf_writer_create(&w) == SKN_OK);
+    CHECK(skn_gguf_writer_add_u32(w, "a.u32", 7) == SKN_OK);
+    CHECK(skn_gguf_writer_add_string(w, "a.str", "hello", 5) == SKN_OK);
+    const int32_t nums[3] = {1, 2, 3};
+    CHECK(skn_gguf_writer_add_array(w, "a.arr", SKN_GGUF_TYPE_I32, nums, 3) == SKN_OK);
+    const char* words[2] = {"x", "yz"};
+    CHECK(skn_gguf_writer_add_string_array(w, "a.words", words, NULL, 2) == SKN_OK);
+    size_t need = 0;
+    CHECK(skn_quantized_size(SKN_FORMAT_Q8_0, 4, 96, &need) == SKN_OK);
+    float src[4 * 96];
+    for (int i = 0; i < 4 * 96; ++i) src[i] = (float)((i * 37) % 19) - 9.0f;
+    unsigned char* q = malloc(need);
+    CHECK(skn_quantize(SKN_FORMAT_Q8_0, src, 4, 96, q, need) == SKN_OK);
+    const int64_t ne[2] = {96, 4};
+    CHECK(skn_gguf_writer_add_tensor(w, "w", SKN_FORMAT_Q8_0, 2, ne, q, need) == SKN_OK);
+    free(q);
+    float* big = malloc(BIG_FLOATS * sizeof(float));
+    for (int i = 0; i < BIG_FLOATS; ++i) big[i] = (float)i;
+    const int64_t ne_big[1] = {BIG_FLOATS};
+    CHECK(skn_gguf_writer_add_tensor(w, "big", SKN_FORMAT_F32, 1, ne_big, big, BIG_FLOATS * sizeof(float)) == SKN_OK);
+    free(big);
+    return w;
+}
+
+static const char* sample_file(void) {
+    static char path[512];
+    snprintf(path, sizeof path, "%s", path_in_dir("sample.gguf"));
+    skn_gguf_writer* w = sample_writer();
+    CHECK(skn_gguf_writer_write_file(w, path) == SKN_OK);
+    skn_gguf_writer_destroy(w);
+    return path;
+}
+
+static skn_gguf* open_sample(void) {
+    skn_gguf* g = NULL;
+    CHECK(skn_gguf_open(sample_file(), NULL, &g) == SKN_OK);
+    if (g == NULL) exit(1);
+    return g;
+}
+
+/* A Q8_0 [4, 96] view over static bytes. */
+static unsigned char g_q8[4 * 3 * 34];
+static skn_view* sample_view(void) {
+    float src[4 * 96];
+    for (int i = 0; i < 4 * 96; ++i) src[i] = (float)(i % 7) - 3.0f;
+    CHECK(skn_quantize(SKN_FORMAT_Q8_0, src, 4, 96, g_q8, sizeof g_q8) == SKN_OK);
+    const int64_t shape[2] = {4, 96};
+    skn_view* v = NULL;
+    CHECK(skn_view_from_bytes(g_q8, sizeof g_q8, SKN_FORMAT_Q8_0, shape, 2, SKN_ORDER_ROW_MAJOR, &v) == SKN_OK);
+    if (v == NULL) exit(1);
+    return v;
+}
+
+/* stderr captured into a file, for the log cases. */
+static int g_saved_stderr = -1;
+static void capture_stderr(void) {
+    fflush(stderr);
+    g_saved_stderr = dup(2);
+    const int fd = open(path_in_dir("stderr.txt"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(fd, 2);
+    close(fd);
+}
+/* Restores stderr and returns what was written (static buffer). */
+static const char* captured_stderr(void) {
+    static char buf[1 << 16];
+    fflush(stderr);
+    dup2(g_saved_stderr, 2);
+    FILE* f = fopen(path_in_dir("stderr.txt"), "r");
+    const size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    buf[n] = 0;
+    if (f) fclose(f);
+    return buf;
+}
+
+static int count_of(const char* hay, const char* needle) {
+    int n = 0;
+    for (const char* p = strstr(hay, needle); p != NULL; p = strstr(p + 1, needle)) ++n;
+    return n;
+}
+
+/* A failing call (logged at DEBUG like every error). */
+static void fail_once(void) { (void)skn_scope_create(NULL); }
+
+/* A GGUF holding a tensor of a type skn does not implement (IQ2_XXS, id
+ * 16): opening it with allow_unsupported logs one WARN line. */
+static skn_gguf* open_unsupported(void) {
+    skn_gguf_writer* w = NULL;
+    CHECK(skn_gguf_writer_create(&w) == SKN_OK);
+    unsigned char q[34 * 8] = {0}; /* 256 elements: a whole IQ2_XXS block, 8 Q8_0 blocks */
+    const int64_t ne[1] = {256};
+    CHECK(skn_gguf_writer_add_tensor(w, "odd", SKN_FORMAT_Q8_0, 1, ne, q, sizeof q) == SKN_OK);
+    uint64_t size = 0;
+    CHECK(skn_gguf_writer_size(w, &size) == SKN_OK);
+    static unsigned char buf[4096];
+    CHECK(size <= sizeof buf);
+    CHECK(skn_gguf_writer_write_memory(w, buf, sizeof buf) == SKN_OK);
+    skn_gguf_writer_destroy(w);
+    /* Tensor info: name (u64 len + "odd"), n_dims u32, ne i64, type u32. */
+    unsigned char* p = memmem(buf, (size_t)size, "odd", 3);
+    CHECK(p != NULL);
+    const uint32_t iq2 = 16;
+    memcpy(p + 3 + 4 + 8, &iq2, 4);
+    skn_gguf_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.allow_unsupported = 1;
+    skn_gguf* g = NULL;
+    CHECK(skn_gguf_open_memory(buf, (size_t)size, &o, &g) == SKN_OK);
+    return g;
+}
+
+/* ---- hangs and deadlocks ------------------------------------------------ */
+
+static void case_open_fifo(void) {
+    const char* p = path_in_dir("fifo");
+    CHECK(mkfifo(p, 0600) == 0);
+    skn_gguf* g = NULL;
+    /* Before: open(2) on a FIFO with no writer blocked forever. */
+    CHECK_ERROR(skn_gguf_open(p, NULL, &g), SKN_E_INVALID_ARGUMENT, "not a regular file");
+    CHECK(g == NULL);
+}
+
+static void case_open_directory_and_devices(void) {
+    skn_gguf* g = NULL;
+    CHECK_ERROR(skn_gguf_open(g_dir, NULL, &g), SKN_E_INVALID_ARGUMENT, "directory");
+    CHECK_ERROR(skn_gguf_open("/dev/zero", NULL, &g), SKN_E_INVALID_ARGUMENT, "not a regular file");
+    CHECK_ERROR(skn_gguf_open("/dev/null", NULL, &g), SKN_E_INVALID_ARGUMENT, "not a regular file");
+    CHECK(g == NULL);
+}
+
+static void case_open_missing_file(void) {
+    skn_gguf* g = NULL;
+    CHECK_ERROR(skn_gguf_open(path_in_dir("no-such.gguf"), NULL, &g), SKN_E_NOT_FOUND, "no-such.gguf");
+    CHECK_ERROR(skn_gguf_open(path_in_dir("no/such/dir.gguf"), NULL, &g), SKN_E_NOT_FOUND, NULL);
+    CHECK(strcmp(skn_status_name(SKN_E_NOT_FOUND), "SKN_E_NOT_FOUND") == 0);
+    CHECK(strcmp(skn_status_name(SKN_E_IO), "SKN_E_IO") == 0);
+}
+
+static void case_open_unreadable(void) {
+    if (geteuid() == 0) return; /* root reads anything */
+    const char* p = sample_file();
+    CHECK(chmod(p, 0) == 0);
+    skn_gguf* g = NULL;
+    CHECK_ERROR(skn_gguf_open(p, NULL, &g), SKN_E_IO, "sample.gguf");
+}
+
+static void case_write_file_unwritable(void) {
+    skn_gguf_writer* w = sample_writer();
+    CHECK_ERROR(skn_gguf_writer_write_file(w, path_in_dir("no/such/dir.gguf")), SKN_E_IO, "cannot create");
+    CHECK_ERROR(skn_gguf_writer_write_file(w, NULL), SKN_E_INVALID_ARGUMENT, "path");
+    CHECK_ERROR(skn_gguf_writer_write_file(NULL, "x"), SKN_E_INVALID_ARGUMENT, "writer");
+    skn_gguf_writer_destroy(w);
+}
+
+static int g_reentered;
+static void log_calls_failing_function(skn_log_level level, const char* msg, void* user) {
+    (void)level, (void)msg, (void)user;
+    ++g_reentered;
+    fail_once(); /* logs again, from inside the callback */
+}
+
+static void case_log_callback_calls_failing_function(void) {
+    CHECK(skn_set_log_callback(SKN_LOG_DEBUG, log_calls_failing_function, NULL) == SKN_OK);
+    fail_once(); /* Before: deadlock on the sink's mutex. */
+    CHECK(g_reentered == 1); /* messages raised inside a callback are not re-delivered */
+    CHECK(skn_set_log_callback(SKN_LOG_DEBUG, NULL, NULL) == SKN_OK);
+}
+
+static void other_log(skn_log_level level, const char* msg, void* user) {
+    (void)level, (void)msg;
+    ++*(int*)user;
+}
+static int g_other_count;
+static void log_swaps_callback(skn_log_level level, const char* msg, void* user) {
+    (void)level, (void)msg, (void)user;
+    CHECK(skn_set_log_callback(SKN_LOG_DEBUG, other_log, &g_other_count) == SKN_OK);
+}
+
+static void case_log_callback_sets_callback(void) {
+    CHECK(skn_set_log_callback(SKN_LOG_DEBUG, log_swaps_callback, NULL) == SKN_OK);
+    fail_once(); /* Before: deadlock. */
+    fail_once(); /* now goes to other_log */
+    CHECK(g_other_count == 1);
+    CHECK(skn_set_log_callback(SKN_LOG_OFF, NULL, NULL) == SKN_OK);
+}
+
+static void counting_log(skn_log_level level, const char* msg, void* user) {
+    (void)level, (void)msg, (void)user;
+}
+static volatile int g_stop;
+static void* swap_callbacks(void* arg) {
+    (void)arg;
+    for (int i = 0; i < 20000 && !g_stop; ++i) {
+        skn_set_log_callback(SKN_LOG_DEBUG, counting_log, NULL);
+        skn_set_log_callback(SKN_LOG_DEBUG, NULL, NULL);
+    }
+    return NULL;
+}
+static void* fail_repeatedly(void* arg) {
+    (void)arg;
+    for (int i = 0; i < 20000; ++i) fail_once();
+    return NULL;
+}
+
+static void case_log_swaps_never_reach_stderr(void) {
+    unsetenv("SKN_LOG");
+    capture_stderr();
+    pthread_t a, b;
+    pthread_create(&a, NULL, swap_callbacks, NULL);
+    pthread_create(&b, NULL, fail_repeatedly, NULL);
+    pthread_join(b, NULL);
+    g_stop = 1;
+    pthread_join(a, NULL);
+    const char* out = captured_stderr();
+    /* Before: debug lines slipped out between the level and the sink switch. */
+    CHECK(out[0] == 0);
+    if (out[0] != 0) fprintf(stderr, "stderr got: %.200s\n", out);
+}
+
+static void case_log_env_debug_survives_callback_reset(void) {
+    setenv("SKN_LOG", "debug", 1);
+    capture_stderr();
+    CHECK(skn_set_log_callback(SKN_LOG_ERROR, counting_log, NULL) == SKN_OK);
+    CHECK(skn_set_log_callback(SKN_LOG_ERROR, NULL, NULL) == SKN_OK);
+    fail_once();
+    const char* out = captured_stderr();
+    /* Before: the restored default was WARN, so this DEBUG line was lost. */
+    CHECK(strstr(out, "SKN_E_INVALID_ARGUMENT") != NULL);
+}
+
+static void case_log_env_off_is_silent(void) {
+    setenv("SKN_LOG", "off", 1);
+    capture_stderr();
+    skn_gguf* g = open_unsupported();
+    fail_once();
+    skn_gguf_close(g);
+    const char* out = captured_stderr();
+    CHECK(out[0] == 0); /* Before: "off" meant WARN. */
+}
+
+static void case_log_env_unknown_reported_once(void) {
+    setenv("SKN_LOG", "verbose-please", 1);
+    capture_stderr();
+    fail_once();
+    skn_gguf* g = open_unsupported();
+    skn_gguf_close(g);
+    CHECK(skn_set_log_callback(SKN_LOG_WARN, NULL, NULL) == SKN_OK);
+    fail_once();
+    const char* out = captured_stderr();
+    CHECK(count_of(out, "verbose-please") == 1);
+    /* Ignored: the library stays as quiet as with SKN_LOG unset. */
+    CHECK(count_of(out, "skn ") == 0);
+}
+
+static void case_log_env_warn_prints_warn(void) {
+    setenv("SKN_LOG", "warn", 1);
+    capture_stderr();
+    skn_gguf* g = open_unsupported();
+    skn_gguf_close(g);
+    fail_once();
+    const char* out = captured_stderr();
+    CHECK(count_of(out, "do not implement") + count_of(out, "does not implement") == 1);
+    CHECK(strstr(out, "SKN_E_INVALID_ARGUMENT") == NULL); /* DEBUG stays out */
+}
+
+static void case_log_level_out_of_range(void) {
+    CHECK_ERROR(skn_set_log_callback((skn_log_level)5, counting_log, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_set_log_callback((skn_log_level)-1, counting_log, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_set_log_callback((skn_log_level)7, NULL, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+}
+
+/* ---- arithmetic on caller sizes ----------------------------------------- */
+
+static void case_matmul_overflowing_strides(void) {
+    skn_context* ctx = NULL;
+    CHECK(skn_context_create(&ctx) == SKN_OK);
+    skn_view* w = sample_view();
+    static float x[2 * 96], y[2 * 4];
+    /* Before: SKN_OK, row 1 written over row 0. */
+    CHECK_ERROR(skn_matmul_wt(ctx, x, 2, 96, w, NULL, y, (int64_t)1 << 62, NULL), SKN_E_INVALID_ARGUMENT,
+                "y_row_stride");
+    CHECK_ERROR(skn_matmul_wt(ctx, x, 2, INT64_MAX, w, NULL, y, 4, NULL), SKN_E_INVALID_ARGUMENT, "x_row_stride");
+    CHECK_ERROR(skn_matmul_wt(ctx, x, (int64_t)1 << 62, 96, w, NULL, y, 4, NULL), SKN_E_INVALID_ARGUMENT, "x_rows");
+    CHECK_ERROR(skn_matmul_wt(ctx, x, INT64_MAX, 96, w, NULL, y, 4, NULL), SKN_E_INVALID_ARGUMENT, "x_rows");
+    CHECK_ERROR(skn_matmul_wt(ctx, x, 0, 96, w, NULL, y, 4, NULL), SKN_E_INVALID_ARGUMENT, "x_rows");
+    CHECK_ERROR(skn_matmul_wt(ctx, x, -1, 96, w, NULL, y, 4, NULL), SKN_E_INVALID_ARGUMENT, "x_rows");
+    CHECK_ERROR(skn_matmul_wt(ctx, x, 2, -96, w, NULL, y, 4, NULL), SKN_E_INVALID_ARGUMENT, "x_row_stride");
+    CHECK_ERROR(skn_matmul_wt(ctx, x, 2, 96, w, NULL, y, INT64_MIN, NULL), SKN_E_INVALID_ARGUMENT, "y_row_stride");
+    CHECK_ERROR(skn_matmul_wt(ctx, x, 2, 96, w, NULL, (float*)x, 4, NULL), SKN_E_INVALID_ARGUMENT, "overlap");
+    CHECK_ERROR(skn_matmul_wt(ctx, NULL, 2, 96, w, NULL, y, 4, NULL), SKN_E_INVALID_ARGUMENT, "x");
+    CHECK_ERROR(skn_matmul_wt(ctx, x, 2, 96, w, NULL, NULL, 4, NULL), SKN_E_INVALID_ARGUMENT, "y");
+    CHECK_ERROR(skn_matmul_wt(ctx, x, 2, 96, NULL, NULL, y, 4, NULL), SKN_E_INVALID_ARGUMENT, "w");
+    CHECK_ERROR(skn_matmul_wt(NULL, x, 2, 96, w, NULL, y, 4, NULL), SKN_E_INVALID_ARGUMENT, "ctx");
+    skn_matmul_options o;
+    memset(&o, 0, sizeof o);
+    CHECK_ERROR(skn_matmul_wt(ctx, x, 2, 96, w, NULL, y, 4, &o), SKN_E_INVALID_ARGUMENT, "struct_size");
+    o.struct_size = sizeof o;
+    o.precision = (skn_precision)7;
+    CHECK_ERROR(skn_matmul_wt(ctx, x, 2, 96, w, NULL, y, 4, &o), SKN_E_INVALID_ARGUMENT, "precision");
+    o.precision = SKN_PRECISION_FAST;
+    CHECK(skn_matmul_wt(ctx, x, 2, 96, w, NULL, y, 4, &o) == SKN_OK);
+    skn_view_release(w);
+    skn_context_destroy(ctx);
+}
+
+static void case_writer_huge_counts(void) {
+    skn_gguf_writer* w = NULL;
+    CHECK(skn_gguf_writer_create(&w) == SKN_OK);
+    const uint32_t few[2] = {1, 2};
+    /* Before: SKN_E_INTERNAL with std::vector's exception text. */
+    const skn_status s = skn_gguf_writer_add_array(w, "k", SKN_GGUF_TYPE_U32, few, UINT64_MAX);
+    CHECK(s == SKN_E_INVALID_ARGUMENT || s == SKN_E_OUT_OF_MEMORY);
+    CHECK(strstr(skn_last_error(), "count") != NULL);
+    CHECK(strstr(skn_last_error(), "max_size") == NULL && strstr(skn_last_error(), "internal") == NULL);
+    const skn_status s2 = skn_gguf_writer_add_array(w, "k", SKN_GGUF_TYPE_U8, few, UINT64_MAX);
+    CHECK(s2 == SKN_E_INVALID_ARGUMENT || s2 == SKN_E_OUT_OF_MEMORY);
+    CHECK(strstr(skn_last_error(), "max_size") == NULL && strstr(skn_last_error(), "internal") == NULL);
+    const char* two[2] = {"a", "b"};
+    /* Before: read far past `two`. */
+    CHECK_ERROR(skn_gguf_writer_add_string_array(w, "s", two, NULL, (uint64_t)1 << 62), SKN_E_INVALID_ARGUMENT,
+                "count");
+    CHECK_ERROR(skn_gguf_writer_add_string_array(w, "s", two, NULL, UINT64_MAX), SKN_E_INVALID_ARGUMENT, "count");
+    CHECK_ERROR(skn_gguf_writer_add_array(w, "k", (skn_gguf_type)13, few, 2), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_writer_add_array(w, "k", (skn_gguf_type)-1, few, 2), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_writer_add_array(w, "k", SKN_GGUF_TYPE_STRING, few, 2), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_writer_add_array(w, "k", SKN_GGUF_TYPE_U32, NULL, 2), SKN_E_INVALID_ARGUMENT, "data");
+    CHECK_ERROR(skn_gguf_writer_add_array(NULL, "k", SKN_GGUF_TYPE_U32, few, 2), SKN_E_INVALID_ARGUMENT, "writer");
+    CHECK_ERROR(skn_gguf_writer_add_array(w, NULL, SKN_GGUF_TYPE_U32, few, 2), SKN_E_INVALID_ARGUMENT, "key");
+    skn_gguf_writer_destroy(w);
+}
+
+static void case_writer_null_string_without_lengths(void) {
+    skn_gguf_writer* w = NULL;
+    CHECK(skn_gguf_writer_create(&w) == SKN_OK);
+    const char* s[2] = {"a", NULL};
+    /* Before: accepted and written as "". */
+    CHECK_ERROR(skn_gguf_writer_add_string_array(w, "s", s, NULL, 2), SKN_E_INVALID_ARGUMENT, "strings[1]");
+    const size_t lens[2] = {1, 0};
+    CHECK(skn_gguf_writer_add_string_array(w, "s", s, lens, 2) == SKN_OK); /* NULL with length 0: "" */
+    const size_t bad[2] = {1, 3};
+    CHECK_ERROR(skn_gguf_writer_add_string_array(w, "t", s, bad, 2), SKN_E_INVALID_ARGUMENT, "strings[1]");
+    CHECK_ERROR(skn_gguf_writer_add_string_array(w, "u", NULL, NULL, 2), SKN_E_INVALID_ARGUMENT, "strings");
+    CHECK(skn_gguf_writer_add_string_array(w, "v", NULL, NULL, 0) == SKN_OK);
+    CHECK_ERROR(skn_gguf_writer_add_string_array(NULL, "w", s, lens, 2), SKN_E_INVALID_ARGUMENT, "writer");
+    CHECK_ERROR(skn_gguf_writer_add_string_array(w, NULL, s, lens, 2), SKN_E_INVALID_ARGUMENT, "key");
+    skn_gguf_writer_destroy(w);
+}
+
+/* ---- handles and ids ---------------------------------------------------- */
+
+static void case_array_ids_past_keys(void) {
+    skn_gguf* g = open_sample();
+    const int64_t n = skn_gguf_kv_count(g);
+    int64_t arr = -1, words = -1;
+    CHECK(skn_gguf_find_key(g, "a.arr", &arr) == SKN_OK && arr >= 0);
+    CHECK(skn_gguf_find_key(g, "a.words", &words) == SKN_OK && words >= 0);
+    skn_gguf_type t;
+    uint64_t count = 0;
+    const void* data = NULL;
+    CHECK(skn_gguf_array_info(g, (uint64_t)arr, &t, &count) == SKN_OK && t == SKN_GGUF_TYPE_I32 && count == 3);
+    /* Before: ids n and n+1 aliased the keys' own arrays. */
+    for (uint64_t id = (uint64_t)n; id < (uint64_t)n + 40; ++id) {
+        CHECK_ERROR(skn_gguf_array_info(g, id, &t, &count), SKN_E_INVALID_ARGUMENT, "names no array");
+        CHECK_ERROR(skn_gguf_array_data(g, id, &data, &count), SKN_E_INVALID_ARGUMENT, "names no array");
+    }
+    CHECK_ERROR(skn_gguf_array_info(g, UINT64_MAX, &t, &count), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_array_string(g, (uint64_t)n, 0, &(const char*){0}, &(size_t){0}), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK_ERROR(skn_gguf_array_nested(g, (uint64_t)n, 0, &(uint64_t){0}), SKN_E_INVALID_ARGUMENT, NULL);
+    int64_t str = -1;
+    CHECK(skn_gguf_find_key(g, "a.str", &str) == SKN_OK);
+    /* Before: "holds a string, not a array". */
+    CHECK_ERROR(skn_gguf_array_info(g, (uint64_t)str, &t, &count), SKN_E_INVALID_ARGUMENT, "not an array");
+    CHECK_ERROR(skn_gguf_array_data(g, (uint64_t)words, &data, &count), SKN_E_INVALID_ARGUMENT, "string");
+    CHECK_ERROR(skn_gguf_array_string(g, (uint64_t)words, 2, &(const char*){0}, &(size_t){0}),
+                SKN_E_INVALID_ARGUMENT, "out of range");
+    CHECK_ERROR(skn_gguf_array_string(g, (uint64_t)words, 0, NULL, &(size_t){0}), SKN_E_INVALID_ARGUMENT, "str");
+    CHECK_ERROR(skn_gguf_array_nested(g, (uint64_t)arr, 0, &(uint64_t){0}), SKN_E_INVALID_ARGUMENT, "not arrays");
+    CHECK_ERROR(skn_gguf_array_nested(g, (uint64_t)arr, 0, NULL), SKN_E_INVALID_ARGUMENT, "nested");
+    CHECK_ERROR(skn_gguf_array_info(NULL, 0, &t, &count), SKN_E_INVALID_ARGUMENT, "gguf");
+    CHECK_ERROR(skn_gguf_array_info(g, (uint64_t)arr, NULL, &count), SKN_E_INVALID_ARGUMENT, "element_type");
+    CHECK_ERROR(skn_gguf_array_data(g, (uint64_t)arr, NULL, &count), SKN_E_INVALID_ARGUMENT, "data");
+    skn_gguf_close(g);
+}
+
+static void trace_fails_a_call(const skn_trace_event* e, void* user) {
+    (void)e, (void)user;
+    fail_once();
+}
+
+static void case_trace_callback_error_does_not_leak(void) {
+    skn_context* ctx = NULL;
+    CHECK(skn_context_create(&ctx) == SKN_OK);
+    CHECK(skn_context_set_trace(ctx, trace_fails_a_call, NULL) == SKN_OK);
+    skn_view* w = sample_view();
+    static float x[96], y[4];
+    CHECK(skn_matmul_wt(ctx, x, 1, 96, w, NULL, y, 4, NULL) == SKN_OK);
+    /* Before: the trace callback's failure was still the thread's message. */
+    CHECK(skn_last_error()[0] == 0);
+    skn_view_release(w);
+    skn_context_destroy(ctx);
+}
+
+/* A lent parallel-for that runs the tasks itself and makes skn calls, one
+ * failing, from inside: no lock may be held across it. */
+static int g_pf_calls;
+static void serial_parallel_for(skn_task_fn task, void* task_arg, int64_t count, void* user) {
+    (void)user;
+    ++g_pf_calls;
+    fail_once();
+    skn_format_props p;
+    memset(&p, 0, sizeof p);
+    p.struct_size = sizeof p;
+    CHECK(skn_format_info(SKN_FORMAT_Q8_0, &p) == SKN_OK);
+    for (int64_t i = 0; i < count; ++i) task(task_arg, i);
+}
+
+static void log_counts(skn_log_level level, const char* msg, void* user) {
+    (void)level, (void)msg;
+    ++*(int*)user;
+}
+
+static void case_parallel_for_callback_reenters(void) {
+    int logged = 0;
+    CHECK(skn_set_log_callback(SKN_LOG_DEBUG, log_counts, &logged) == SKN_OK);
+    skn_context* ctx = NULL;
+    CHECK(skn_context_create(&ctx) == SKN_OK);
+    CHECK(skn_context_set_parallel_for(ctx, serial_parallel_for, NULL) == SKN_OK);
+    skn_view* w = sample_view();
+    static float x[2 * 96], y[2 * 4];
+    CHECK(skn_matmul_wt(ctx, x, 2, 96, w, NULL, y, 4, NULL) == SKN_OK);
+    CHECK(g_pf_calls >= 1);
+    CHECK(logged >= 1); /* the failing call inside was logged, not deadlocked */
+    CHECK(skn_last_error()[0] == 0);
+    skn_view_release(w);
+    skn_context_destroy(ctx);
+    CHECK(skn_set_log_callback(SKN_LOG_OFF, NULL, NULL) == SKN_OK);
+}
+
+static void case_format_sentinel_is_negative(void) {
+    /* Before: skn_format was unsigned, so this read 4294967295. */
+    CHECK(skn_view_format(NULL) < 0);
+    CHECK(skn_view_format(NULL) == SKN_FORMAT_INVALID);
+    CHECK((int)SKN_FORMAT_INVALID == -1);
+    CHECK(skn_format_at(-1) == -1 && skn_format_at(skn_format_count()) == -1 && skn_format_at(INT32_MIN) == -1);
+    CHECK(skn_format_count() > 0 && skn_format_at(0) == SKN_FORMAT_F32);
+    skn_format_props p;
+    memset(&p, 0, sizeof p);
+    p.struct_size = sizeof p;
+    CHECK_ERROR(skn_format_info(SKN_FORMAT_INVALID, &p), SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK_ERROR(skn_format_info((skn_format)4, &p), SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK_ERROR(skn_format_info(SKN_FORMAT_Q4_0, NULL), SKN_E_INVALID_ARGUMENT, "props");
+    p.struct_size = 1;
+    CHECK_ERROR(skn_format_info(SKN_FORMAT_Q4_0, &p), SKN_E_INVALID_ARGUMENT, "struct_size");
+    skn_format f;
+    CHECK_ERROR(skn_format_from_name(NULL, &f), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_format_from_name("q4_0", NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_format_from_name("", &f), SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK_ERROR(skn_format_from_name("INVALID", &f), SKN_E_UNKNOWN_FORMAT, NULL);
+}
+
+static void case_narrow_messages(void) {
+    skn_view* v = sample_view();
+    skn_view* out = NULL;
+    /* Before: "range [3, 3) is outside dimension 0 of extent 8". */
+    CHECK_ERROR(skn_view_narrow(v, 0, 3, 0, &out), SKN_E_INVALID_ARGUMENT, "length 0");
+    CHECK_ERROR(skn_view_narrow(v, 0, 3, -1, &out), SKN_E_INVALID_ARGUMENT, "length -1");
+    CHECK_ERROR(skn_view_narrow(v, 0, INT64_MAX, 2, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_narrow(v, 0, 2, INT64_MAX, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_narrow(v, 0, -1, 2, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_narrow(v, 2, 0, 1, &out), SKN_E_INVALID_ARGUMENT, "dim");
+    CHECK_ERROR(skn_view_narrow(v, -1, 0, 1, &out), SKN_E_INVALID_ARGUMENT, "dim");
+    CHECK_ERROR(skn_view_narrow(v, 1, 1, 32, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_narrow(NULL, 0, 0, 1, &out), SKN_E_INVALID_ARGUMENT, "view");
+    CHECK_ERROR(skn_view_narrow(v, 0, 0, 1, NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK(out == NULL);
+    skn_view_release(v);
+}
+
+/* ---- files that change under the reader --------------------------------- */
+
+static void case_truncated_under_reader_in_memory(void) {
+    const char* p = sample_file();
+    skn_gguf_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.read_into_memory = 1;
+    skn_gguf* g = NULL;
+    CHECK(skn_gguf_open(p, &o, &g) == SKN_OK);
+    if (g == NULL) exit(1);
+    CHECK(truncate(p, 0) == 0);
+    int64_t big = -1;
+    CHECK(skn_gguf_find_tensor(g, "big", &big) == SKN_OK);
+    const void* data = NULL;
+    size_t size = 0;
+    CHECK(skn_gguf_tensor_data(g, big, &data, &size) == SKN_OK);
+    CHECK(size == BIG_FLOATS * sizeof(float));
+    float last;
+    memcpy(&last, (const char*)data + size - 4, 4); /* With a mapping: SIGBUS. */
+    CHECK(last == (float)(BIG_FLOATS - 1));
+    int64_t words = -1;
+    CHECK(skn_gguf_find_key(g, "a.words", &words) == SKN_OK);
+    const char* s;
+    size_t len;
+    CHECK(skn_gguf_array_string(g, (uint64_t)words, 1, &s, &len) == SKN_OK && len == 2 && memcmp(s, "yz", 2) == 0);
+    skn_gguf_close(g);
+}
+
+static void case_rewritten_under_reader_in_memory(void) {
+    const char* p = sample_file();
+    skn_gguf_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.read_into_memory = 1;
+    skn_gguf* g = NULL;
+    CHECK(skn_gguf_open(p, &o, &g) == SKN_OK);
+    if (g == NULL) exit(1);
+    /* Overwrite every byte in place (same inode, same size). */
+    const int fd = open(p, O_WRONLY);
+    static char junk[1 << 17];
+    memset(junk, 0x7f, sizeof junk);
+    const uint64_t n = skn_gguf_file_size(g);
+    CHECK(n <= sizeof junk && write(fd, junk, (size_t)n) == (ssize_t)n);
+    close(fd);
+    int64_t big = -1;
+    CHECK(skn_gguf_find_tensor(g, "big", &big) == SKN_OK);
+    const void* data = NULL;
+    size_t size = 0;
+    CHECK(skn_gguf_tensor_data(g, big, &data, &size) == SKN_OK);
+    float f;
+    memcpy(&f, (const char*)data + 4 * 100, 4);
+    CHECK(f == 100.0f);
+    skn_gguf_close(g);
+}
+
+static void case_truncated_under_mapped_reader_is_documented(void) {
+    /* Without read_into_memory the reader maps the file: truncating it is a
+     * contract violation (skn.h, docs/gguf.md). What still holds: metadata
+     * read at open is copied, so names and counts survive. */
+    const char* p = sample_file();
+    skn_gguf* g = NULL;
+    CHECK(skn_gguf_open(p, NULL, &g) == SKN_OK);
+    CHECK(truncate(p, 0) == 0);
+    CHECK(skn_gguf_tensor_count(g) == 2);
+    int64_t i = -1;
+    CHECK(skn_gguf_find_tensor(g, "big", &i) == SKN_OK && i == 1);
+    skn_gguf_close(g);
+}
+
+static void case_open_options_misuse(void) {
+    const char* p = sample_file();
+    skn_gguf* g = NULL;
+    skn_gguf_options o;
+    memset(&o, 0, sizeof o);
+    CHECK_ERROR(skn_gguf_open(p, &o, &g), SKN_E_INVALID_ARGUMENT, "struct_size");
+    o.struct_size = sizeof o;
+    o.orientation = (skn_gguf_orientation)2;
+    CHECK_ERROR(skn_gguf_open(p, &o, &g), SKN_E_INVALID_ARGUMENT, "orientation");
+    o.orientation = SKN_GGUF_OUT_IN;
+    o.read_into_memory = 2;
+    CHECK_ERROR(skn_gguf_open(p, &o, &g), SKN_E_INVALID_ARGUMENT, "read_into_memory");
+    CHECK_ERROR(skn_gguf_open(NULL, NULL, &g), SKN_E_INVALID_ARGUMENT, "path");
+    CHECK_ERROR(skn_gguf_open(p, NULL, NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK_ERROR(skn_gguf_open("", NULL, &g), SKN_E_NOT_FOUND, NULL);
+    CHECK_ERROR(skn_gguf_open_memory(NULL, 10, NULL, &g), SKN_E_INVALID_ARGUMENT, "data");
+    CHECK_ERROR(skn_gguf_open_memory("GGUF", 4, NULL, &g), SKN_E_FORMAT, NULL);
+    CHECK_ERROR(skn_gguf_open_memory("GGUF", 0, NULL, &g), SKN_E_FORMAT, NULL);
+    CHECK_ERROR(skn_gguf_open_memory("GGUF", 4, NULL, NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK(g == NULL);
+    /* An empty file. */
+    const int fd = open(path_in_dir("empty.gguf"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    close(fd);
+    CHECK_ERROR(skn_gguf_open(path_in_dir("empty.gguf"), NULL, &g), SKN_E_FORMAT, "empty");
+    skn_gguf_close(NULL);
+}
+
+/* ---- every other function: NULLs, enums out of range, bad sizes ---------- */
+
+static void case_errors_and_version(void) {
+    CHECK(skn_last_error() != NULL);
+    CHECK(strcmp(skn_status_name((skn_status)12345), "unknown status") == 0);
+    CHECK(strcmp(skn_status_name((skn_status)-1), "unknown status") == 0);
+    CHECK(skn_version() == SKN_VERSION_NUMBER);
+    CHECK(strlen(skn_version_string()) >= 5);
+    CHECK(strcmp(skn_isa_name((skn_isa)-7), "unknown") == 0);
+    CHECK(strcmp(skn_isa_name((skn_isa)1000), "unknown") == 0);
+    CHECK(strlen(skn_isa_name(skn_cpu_isa())) > 0);
+    CHECK(skn_kernel_count() > 0 && skn_kernel_name(-1) == NULL && skn_kernel_name(skn_kernel_count()) == NULL);
+    CHECK(skn_kernel_name(0) != NULL);
+    CHECK(strcmp(skn_gguf_type_name((skn_gguf_type)-1), "invalid") == 0);
+    CHECK(strcmp(skn_gguf_type_name((skn_gguf_type)13), "invalid") == 0);
+}
+
+static void case_quantize_misuse(void) {
+    size_t n = 0;
+    CHECK_ERROR(skn_quantized_size(SKN_FORMAT_Q4_0, 1, 32, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_quantized_size(SKN_FORMAT_Q4_0, 0, 32, &n), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_quantized_size(SKN_FORMAT_Q4_0, 1, 31, &n), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_quantized_size(SKN_FORMAT_Q4_0, -1, 32, &n), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_quantized_size(SKN_FORMAT_Q4_0, INT64_MAX, INT64_MAX - 31, &n), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_quantized_size(SKN_FORMAT_F32, INT64_MAX, 2, &n), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_quantized_size((skn_format)-5, 1, 32, &n), SKN_E_UNKNOWN_FORMAT, NULL);
+    float src[64] = {0};
+    unsigned char dst[64];
+    CHECK_ERROR(skn_quantize(SKN_FORMAT_Q4_0, NULL, 1, 32, dst, sizeof dst), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_quantize(SKN_FORMAT_Q4_0, src, 1, 32, NULL, sizeof dst), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_quantize(SKN_FORMAT_Q4_0, src, 1, 32, dst, 3), SKN_E_BUFFER_TOO_SMALL, NULL);
+    CHECK_ERROR(skn_quantize(SKN_FORMAT_Q4_0, src, (int64_t)1 << 62, 32, dst, sizeof dst), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK_ERROR(skn_quantize((skn_format)99, src, 1, 32, dst, sizeof dst), SKN_E_UNKNOWN_FORMAT, NULL);
+    src[3] = 1.0f / 0.0f;
+    CHECK_ERROR(skn_quantize(SKN_FORMAT_Q4_0, src, 1, 32, dst, sizeof dst), SKN_E_INVALID_ARGUMENT, NULL);
+    float out[32];
+    CHECK_ERROR(skn_dequantize(SKN_FORMAT_Q4_0, NULL, 18, 1, 32, out, 32), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_dequantize(SKN_FORMAT_Q4_0, dst, 18, 1, 32, NULL, 32), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_dequantize(SKN_FORMAT_Q4_0, dst, 17, 1, 32, out, 32), SKN_E_BUFFER_TOO_SMALL, NULL);
+    CHECK_ERROR(skn_dequantize(SKN_FORMAT_Q4_0, dst, 18, 1, 32, out, 31), SKN_E_BUFFER_TOO_SMALL, NULL);
+    CHECK_ERROR(skn_dequantize(SKN_FORMAT_Q4_0, dst, 18, (int64_t)1 << 62, (int64_t)1 << 40, out, 32),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_dequantize(SKN_FORMAT_Q4_0, dst, 18, 1, 0, out, 32), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_dequantize((skn_format)4, dst, 18, 1, 32, out, 32), SKN_E_UNKNOWN_FORMAT, NULL);
+}
+
+static void case_scope_and_view_misuse(void) {
+    skn_scope* s = NULL;
+    CHECK_ERROR(skn_scope_create(NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK(skn_scope_create(&s) == SKN_OK);
+    uint64_t bytes = 1;
+    CHECK_ERROR(skn_scope_allocated(NULL, &bytes), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_scope_allocated(s, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK(skn_scope_allocated(s, &bytes) == SKN_OK && bytes == 0);
+    skn_scope_destroy(NULL);
+
+    const int64_t shape[2] = {4, 96};
+    skn_view* v = NULL;
+    CHECK_ERROR(skn_view_from_bytes(NULL, sizeof g_q8, SKN_FORMAT_Q8_0, shape, 2, SKN_ORDER_ROW_MAJOR, &v),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_from_bytes(g_q8, sizeof g_q8, SKN_FORMAT_Q8_0, NULL, 2, SKN_ORDER_ROW_MAJOR, &v),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_from_bytes(g_q8, sizeof g_q8, SKN_FORMAT_Q8_0, shape, 2, SKN_ORDER_ROW_MAJOR, NULL),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_from_bytes(g_q8, sizeof g_q8 - 1, SKN_FORMAT_Q8_0, shape, 2, SKN_ORDER_ROW_MAJOR, &v),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_from_bytes(g_q8, sizeof g_q8, SKN_FORMAT_Q8_0, shape, 0, SKN_ORDER_ROW_MAJOR, &v),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_from_bytes(g_q8, sizeof g_q8, SKN_FORMAT_Q8_0, shape, 5, SKN_ORDER_ROW_MAJOR, &v),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_from_bytes(g_q8, sizeof g_q8, SKN_FORMAT_Q8_0, shape, 2, (skn_block_order)2, &v),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_from_bytes(g_q8, sizeof g_q8, (skn_format)4, shape, 2, SKN_ORDER_ROW_MAJOR, &v),
+                SKN_E_UNKNOWN_FORMAT, NULL);
+    const int64_t huge[4] = {(int64_t)1 << 40, (int64_t)1 << 40, (int64_t)1 << 40, 32};
+    CHECK_ERROR(skn_view_from_bytes(g_q8, sizeof g_q8, SKN_FORMAT_Q8_0, huge, 4, SKN_ORDER_ROW_MAJOR, &v),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    const int64_t neg[2] = {-4, 96};
+    CHECK_ERROR(skn_view_from_bytes(g_q8, sizeof g_q8, SKN_FORMAT_Q8_0, neg, 2, SKN_ORDER_ROW_MAJOR, &v),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK(v == NULL);
+
+    v = sample_view();
+    CHECK(skn_view_retain(NULL) == NULL);
+    skn_view_release(NULL);
+    CHECK(strcmp(skn_view_describe(NULL), "(null)") == 0);
+    CHECK(skn_view_order(NULL) == SKN_ORDER_ROW_MAJOR && skn_view_layout_class(NULL) == SKN_LAYOUT_CONTIGUOUS);
+    CHECK(skn_view_rank(NULL) == 0);
+    int64_t sh[4];
+    CHECK_ERROR(skn_view_shape(NULL, sh), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_shape(v, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    skn_view* out = NULL;
+    CHECK_ERROR(skn_view_transpose(v, 0, 1, &out), SKN_E_UNSUPPORTED, "skn_matmul_wt");
+    {
+        static float dense[6];
+        const int64_t dshape[2] = {2, 3};
+        skn_view* d = NULL;
+        CHECK(skn_view_from_bytes(dense, sizeof dense, SKN_FORMAT_F32, dshape, 2, SKN_ORDER_ROW_MAJOR, &d) == SKN_OK);
+        CHECK_ERROR(skn_view_transpose(d, 0, 5, &out), SKN_E_INVALID_ARGUMENT, NULL);
+        CHECK_ERROR(skn_view_transpose(d, -1, 0, &out), SKN_E_INVALID_ARGUMENT, NULL);
+        CHECK_ERROR(skn_view_from_bytes(dense, sizeof dense, SKN_FORMAT_F32, dshape, 2, SKN_ORDER_INPUT_BLOCK_MAJOR,
+                                        &out),
+                    SKN_E_INVALID_ARGUMENT, NULL);
+        skn_view_release(d);
+    }
+    CHECK_ERROR(skn_view_transpose(NULL, 0, 1, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_transpose(v, 0, 1, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_unsqueeze(v, 5, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_unsqueeze(v, -1, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_unsqueeze(NULL, 0, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_unsqueeze(v, 0, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    float f;
+    const int64_t idx[2] = {4, 0}, ok_idx[2] = {1, 1}, neg_idx[2] = {-1, 0};
+    CHECK_ERROR(skn_view_get(v, idx, 2, &f), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_get(v, neg_idx, 2, &f), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_get(v, ok_idx, 3, &f), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_get(v, NULL, 2, &f), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_get(v, ok_idx, 2, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_get(NULL, ok_idx, 2, &f), SKN_E_INVALID_ARGUMENT, NULL);
+    static float all[4 * 96];
+    CHECK_ERROR(skn_view_to_float(v, all, 4 * 96 - 1), SKN_E_BUFFER_TOO_SMALL, NULL);
+    CHECK_ERROR(skn_view_to_float(v, NULL, 4 * 96), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_to_float(NULL, all, 4 * 96), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_prepack(v, (skn_block_order)-1, s, NULL, NULL, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_prepack(v, SKN_ORDER_INPUT_BLOCK_MAJOR, NULL, NULL, NULL, &out), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK_ERROR(skn_view_prepack(NULL, SKN_ORDER_ROW_MAJOR, s, NULL, NULL, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_prepack(v, SKN_ORDER_ROW_MAJOR, s, NULL, NULL, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK(out == NULL);
+    skn_view_release(v);
+    skn_scope_destroy(s);
+}
+
+static void case_relayout_misuse(void) {
+    static unsigned char src[4 * 3 * 34], dst[4 * 3 * 34];
+    CHECK_ERROR(skn_packed_to_kernel_order(SKN_FORMAT_Q8_0, NULL, sizeof src, dst, sizeof dst, 4, 3),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_packed_to_kernel_order(SKN_FORMAT_Q8_0, src, sizeof src, NULL, sizeof dst, 4, 3),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_packed_to_kernel_order(SKN_FORMAT_Q8_0, src, sizeof src, dst, sizeof dst - 1, 4, 3),
+                SKN_E_BUFFER_TOO_SMALL, NULL);
+    CHECK_ERROR(skn_packed_to_kernel_order(SKN_FORMAT_Q8_0, src, sizeof src, src, sizeof src, 4, 3),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_packed_to_kernel_order(SKN_FORMAT_Q8_0, src, sizeof src, dst, sizeof dst, 0, 3),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_packed_to_kernel_order(SKN_FORMAT_Q8_0, src, sizeof src, dst, sizeof dst, (int64_t)1 << 62,
+                                           (int64_t)1 << 62),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_packed_to_kernel_order(SKN_FORMAT_F32, src, sizeof src, dst, sizeof dst, 4, 3),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_packed_to_canonical_order((skn_format)4, src, sizeof src, dst, sizeof dst, 4, 3),
+                SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK_ERROR(skn_packed_to_canonical_order(SKN_FORMAT_Q8_0, src, 3, dst, sizeof dst, 4, 3),
+                SKN_E_BUFFER_TOO_SMALL, NULL);
+    CHECK_ERROR(skn_packed_to_canonical_order(SKN_FORMAT_Q8_0, src, sizeof src, dst, sizeof dst, INT64_MAX, 2),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_require_out_in(96, 4, SKN_FORMAT_Q8_0), SKN_E_INVALID_ARGUMENT, "looks like [in, out]");
+    CHECK_ERROR(skn_require_out_in(4, 96, (skn_format)4), SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK(skn_require_out_in(-4, 96, SKN_FORMAT_Q8_0) != SKN_OK);
+}
+
+static void case_fixture_misuse(void) {
+    size_t need = 0;
+    static unsigned char buf[1 << 16];
+    CHECK_ERROR(skn_fixture_bytes(SKN_FORMAT_Q4_0, 0, 4, 3, buf, sizeof buf, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_fixture_bytes(SKN_FORMAT_Q4_0, 0, 0, 3, NULL, 0, &need), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_fixture_bytes(SKN_FORMAT_Q4_0, 0, 65536, 3, NULL, 0, &need), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_fixture_bytes(SKN_FORMAT_Q4_0, 2, 4, 3, NULL, 0, &need), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_fixture_bytes(SKN_FORMAT_F32, 0, 4, 3, NULL, 0, &need), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_fixture_bytes((skn_format)4, 0, 4, 3, NULL, 0, &need), SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK(skn_fixture_bytes(SKN_FORMAT_Q4_0, 0, 4, 3, NULL, 0, &need) == SKN_OK && need == 4 * 3 * 18);
+    CHECK_ERROR(skn_fixture_bytes(SKN_FORMAT_Q4_0, 0, 4, 3, buf, need - 1, &need), SKN_E_BUFFER_TOO_SMALL, NULL);
+    CHECK(skn_fixture_disagreement(NULL, 10, SKN_FORMAT_Q4_0, 0, 4, 3) != NULL);
+    CHECK(skn_fixture_disagreement(buf, 10, SKN_FORMAT_Q4_0, 0, 4, 3) != NULL);
+    CHECK(skn_fixture_disagreement(buf, 216, (skn_format)4, 0, 4, 3) != NULL);
+    CHECK(skn_fixture_disagreement(buf, 216, SKN_FORMAT_Q4_0, 7, 4, 3) != NULL);
+    CHECK(skn_fixture_disagreement(buf, 216, SKN_FORMAT_Q4_0, 0, INT64_MAX, INT64_MAX) != NULL);
+    skn_golden_info gi;
+    memset(&gi, 0, sizeof gi);
+    CHECK_ERROR(skn_fixture_golden_info(SKN_FORMAT_Q4_0, &gi), SKN_E_INVALID_ARGUMENT, "struct_size");
+    gi.struct_size = sizeof gi;
+    CHECK_ERROR(skn_fixture_golden_info(SKN_FORMAT_Q4_0, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_fixture_golden_info((skn_format)4, &gi), SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK_ERROR(skn_fixture_golden(SKN_FORMAT_Q4_0, (skn_golden_part)6, NULL, 0, &need), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK_ERROR(skn_fixture_golden(SKN_FORMAT_Q4_0, (skn_golden_part)-1, NULL, 0, &need), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK_ERROR(skn_fixture_golden(SKN_FORMAT_Q4_0, SKN_GOLDEN_X, buf, sizeof buf, NULL), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK(skn_fixture_golden(SKN_FORMAT_Q4_0, SKN_GOLDEN_X, NULL, 0, &need) == SKN_OK && need > 0);
+    CHECK_ERROR(skn_fixture_golden(SKN_FORMAT_Q4_0, SKN_GOLDEN_X, buf, need - 1, &need), SKN_E_BUFFER_TOO_SMALL,
+                NULL);
+}
+
+static void case_context_misuse(void) {
+    skn_context* ctx = NULL;
+    CHECK_ERROR(skn_context_create(NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK(skn_context_create(&ctx) == SKN_OK);
+    CHECK_ERROR(skn_context_set_threads(ctx, 0), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_context_set_threads(ctx, -1), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_context_set_threads(ctx, 1025), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_context_set_threads(NULL, 2), SKN_E_INVALID_ARGUMENT, "ctx");
+    CHECK_ERROR(skn_context_set_parallel_for(NULL, NULL, NULL), SKN_E_INVALID_ARGUMENT, "ctx");
+    CHECK(skn_context_set_parallel_for(ctx, NULL, NULL) == SKN_OK);
+    CHECK_ERROR(skn_context_set_trace(NULL, NULL, NULL), SKN_E_INVALID_ARGUMENT, "ctx");
+    CHECK_ERROR(skn_context_set_isa(ctx, (skn_isa)5), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_context_set_isa(ctx, (skn_isa)-1), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_context_set_isa(NULL, SKN_ISA_SCALAR), SKN_E_INVALID_ARGUMENT, "ctx");
+    skn_view* w = sample_view();
+    skn_view* out = NULL;
+    CHECK_ERROR(skn_prepack_for_matmul(NULL, w, NULL, &out), SKN_E_INVALID_ARGUMENT, "ctx");
+    CHECK_ERROR(skn_prepack_for_matmul(ctx, NULL, NULL, &out), SKN_E_INVALID_ARGUMENT, "w");
+    CHECK_ERROR(skn_prepack_for_matmul(ctx, w, NULL, NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK(out == NULL);
+    skn_view_release(w);
+    skn_context_destroy(ctx);
+    skn_context_destroy(NULL);
+}
+
+static void case_gguf_reader_misuse(void) {
+    skn_gguf* g = open_sample();
+    CHECK(skn_gguf_version(NULL) == 0 && skn_gguf_alignment(NULL) == 0 && skn_gguf_data_offset(NULL) == 0);
+    CHECK(skn_gguf_file_size(NULL) == 0 && skn_gguf_tensor_count(NULL) == -1 && skn_gguf_kv_count(NULL) == -1);
+    CHECK(skn_gguf_unsupported_count(NULL) == -1 && skn_gguf_unsupported_count(g) == 0);
+    CHECK(skn_gguf_version(g) == 3 && skn_gguf_alignment(g) == 32 && skn_gguf_data_offset(g) > 0);
+    skn_gguf_tensor_props tp;
+    memset(&tp, 0, sizeof tp);
+    CHECK_ERROR(skn_gguf_tensor_info(g, 0, &tp), SKN_E_INVALID_ARGUMENT, "struct_size");
+    tp.struct_size = sizeof tp;
+    CHECK_ERROR(skn_gguf_tensor_info(g, 2, &tp), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_tensor_info(g, -1, &tp), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_tensor_info(g, INT64_MIN, &tp), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_tensor_info(g, 0, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_tensor_info(NULL, 0, &tp), SKN_E_INVALID_ARGUMENT, NULL);
+    int64_t i = 0;
+    CHECK(skn_gguf_find_tensor(g, "nope", &i) == SKN_OK && i == -1);
+    CHECK_ERROR(skn_gguf_find_tensor(g, NULL, &i), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_find_tensor(g, "w", NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_find_tensor(NULL, "w", &i), SKN_E_INVALID_ARGUMENT, NULL);
+    const void* d;
+    size_t sz;
+    CHECK_ERROR(skn_gguf_tensor_data(g, 5, &d, &sz), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_tensor_data(g, 0, NULL, &sz), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_tensor_data(g, 0, &d, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_tensor_data(NULL, 0, &d, &sz), SKN_E_INVALID_ARGUMENT, NULL);
+    skn_view* v = NULL;
+    CHECK_ERROR(skn_gguf_tensor_view(g, -1, &v), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_tensor_view(g, 0, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_tensor_view(NULL, 0, &v), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK(v == NULL);
+    const char* name;
+    size_t len;
+    CHECK_ERROR(skn_gguf_kv_key(g, -1, &name, &len), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_kv_key(g, skn_gguf_kv_count(g), &name, &len), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_kv_key(g, 0, NULL, &len), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_kv_key(NULL, 0, &name, &len), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_find_key(g, NULL, &i), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_find_key(g, "a.u32", NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_find_key(NULL, "a.u32", &i), SKN_E_INVALID_ARGUMENT, NULL);
+    skn_gguf_type t;
+    CHECK_ERROR(skn_gguf_kv_type(g, 99, &t), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_kv_type(g, 0, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_kv_type(NULL, 0, &t), SKN_E_INVALID_ARGUMENT, NULL);
+    int64_t k32 = -1, kstr = -1;
+    CHECK(skn_gguf_find_key(g, "a.u32", &k32) == SKN_OK && skn_gguf_find_key(g, "a.str", &kstr) == SKN_OK);
+    union {
+        uint8_t u8; int8_t i8; uint16_t u16; int16_t i16; uint32_t u32; int32_t i32; uint64_t u64; int64_t i64;
+        float f32; double f64; int b;
+    } u;
+    /* Wrong type, out-of-range key, NULL out, NULL handle for each getter. */
+#define GETTER_MISUSE(fn, field)                                                            \
+    CHECK_ERROR(fn(g, kstr, &u.field), SKN_E_INVALID_ARGUMENT, "holds a string");          \
+    CHECK_ERROR(fn(g, 1000, &u.field), SKN_E_INVALID_ARGUMENT, "out of range");            \
+    CHECK_ERROR(fn(g, -1, &u.field), SKN_E_INVALID_ARGUMENT, "out of range");              \
+    CHECK_ERROR(fn(g, k32, NULL), SKN_E_INVALID_ARGUMENT, "out");                          \
+    CHECK_ERROR(fn(NULL, k32, &u.field), SKN_E_INVALID_ARGUMENT, "gguf");
+    GETTER_MISUSE(skn_gguf_get_u8, u8)
+    GETTER_MISUSE(skn_gguf_get_i8, i8)
+    GETTER_MISUSE(skn_gguf_get_u16, u16)
+    GETTER_MISUSE(skn_gguf_get_i16, i16)
+    GETTER_MISUSE(skn_gguf_get_i32, i32)
+    GETTER_MISUSE(skn_gguf_get_u64, u64)
+    GETTER_MISUSE(skn_gguf_get_i64, i64)
+    GETTER_MISUSE(skn_gguf_get_f32, f32)
+    GETTER_MISUSE(skn_gguf_get_f64, f64)
+    GETTER_MISUSE(skn_gguf_get_bool, b)
+#undef GETTER_MISUSE
+    CHECK_ERROR(skn_gguf_get_u32(g, kstr, &u.u32), SKN_E_INVALID_ARGUMENT, "holds a string, not a u32");
+    CHECK_ERROR(skn_gguf_get_u32(g, k32, NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK_ERROR(skn_gguf_get_string(g, k32, &name, &len), SKN_E_INVALID_ARGUMENT, "holds a u32");
+    CHECK_ERROR(skn_gguf_get_string(g, kstr, NULL, &len), SKN_E_INVALID_ARGUMENT, "str");
+    CHECK_ERROR(skn_gguf_get_string(g, kstr, &name, NULL), SKN_E_INVALID_ARGUMENT, "len");
+    CHECK_ERROR(skn_gguf_get_string(NULL, kstr, &name, &len), SKN_E_INVALID_ARGUMENT, "gguf");
+    skn_gguf_close(g);
+    skn_gguf_close(NULL);
+}
+
+static void case_gguf_writer_misuse(void) {
+    skn_gguf_writer* w = NULL;
+    CHECK_ERROR(skn_gguf_writer_create(NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK(skn_gguf_writer_create(&w) == SKN_OK);
+    CHECK_ERROR(skn_gguf_writer_set_alignment(w, 0), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_writer_set_alignment(w, 12), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_writer_set_alignment(NULL, 32), SKN_E_INVALID_ARGUMENT, "writer");
+#define ADDER_MISUSE(fn, value)                                                     \
+    CHECK_ERROR(fn(NULL, "k", value), SKN_E_INVALID_ARGUMENT, "writer");           \
+    CHECK_ERROR(fn(w, NULL, value), SKN_E_INVALID_ARGUMENT, "key");                \
+    CHECK_ERROR(fn(w, "", value), SKN_E_INVALID_ARGUMENT, "empty");
+    ADDER_MISUSE(skn_gguf_writer_add_u8, 1)
+    ADDER_MISUSE(skn_gguf_writer_add_i8, 1)
+    ADDER_MISUSE(skn_gguf_writer_add_u16, 1)
+    ADDER_MISUSE(skn_gguf_writer_add_i16, 1)
+    ADDER_MISUSE(skn_gguf_writer_add_u32, 1)
+    ADDER_MISUSE(skn_gguf_writer_add_i32, 1)
+    ADDER_MISUSE(skn_gguf_writer_add_u64, 1)
+    ADDER_MISUSE(skn_gguf_writer_add_i64, 1)
+    ADDER_MISUSE(skn_gguf_writer_add_f32, 1.0f)
+    ADDER_MISUSE(skn_gguf_writer_add_f64, 1.0)
+    ADDER_MISUSE(skn_gguf_writer_add_bool, 1)
+#undef ADDER_MISUSE
+    CHECK_ERROR(skn_gguf_writer_add_bool(w, "b", 2), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_writer_add_bool(w, "b", -1), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_writer_add_u64(w, "general.alignment", 64), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_writer_add_string(w, "s", NULL, 3), SKN_E_INVALID_ARGUMENT, "value");
+    CHECK_ERROR(skn_gguf_writer_add_string(NULL, "s", "x", 1), SKN_E_INVALID_ARGUMENT, "writer");
+    CHECK_ERROR(skn_gguf_writer_add_string(w, NULL, "x", 1), SKN_E_INVALID_ARGUMENT, "key");
+    CHECK_ERROR(skn_gguf_writer_add_string(w, "s", "x", SIZE_MAX), SKN_E_INVALID_ARGUMENT, "len");
+    static unsigned char q[34 * 3];
+    const int64_t ne[2] = {96, 1}, bad_ne[2] = {95, 1}, neg_ne[2] = {96, -1};
+    const int64_t huge_ne[4] = {(int64_t)1 << 40, (int64_t)1 << 40, (int64_t)1 << 40, 1};
+    CHECK_ERROR(skn_gguf_writer_add_tensor(w, NULL, SKN_FORMAT_Q8_0, 2, ne, q, sizeof q), SKN_E_INVALID_ARGUMENT,
+                "name");
+    CHECK_ERROR(skn_gguf_writer_add_tensor(w, "t", SKN_FORMAT_Q8_0, 2, NULL, q, sizeof q), SKN_E_INVALID_ARGUMENT,
+                "ne");
+    CHECK_ERROR(skn_gguf_writer_add_tensor(w, "t", SKN_FORMAT_Q8_0, 2, ne, NULL, sizeof q), SKN_E_INVALID_ARGUMENT,
+                "data");
+    CHECK_ERROR(skn_gguf_writer_add_tensor(NULL, "t", SKN_FORMAT_Q8_0, 2, ne, q, sizeof q), SKN_E_INVALID_ARGUMENT,
+                "writer");
+    CHECK_ERROR(skn_gguf_writer_add_tensor(w, "t", SKN_FORMAT_Q8_0, 0, ne, q, sizeof q), SKN_E_INVALID_ARGUMENT,
+                "rank");
+    CHECK_ERROR(skn_gguf_writer_add_tensor(w, "t", SKN_FORMAT_Q8_0, 5, ne, q, sizeof q), SKN_E_INVALID_ARGUMENT,
+                "rank");
+    CHECK_ERROR(skn_gguf_writer_add_tensor(w, "t", SKN_FORMAT_Q8_0, 2, bad_ne, q, sizeof q), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK_ERROR(skn_gguf_writer_add_tensor(w, "t", SKN_FORMAT_Q8_0, 2, neg_ne, q, sizeof q), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK_ERROR(skn_gguf_writer_add_tensor(w, "t", SKN_FORMAT_Q8_0, 4, huge_ne, q, sizeof q), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK_ERROR(skn_gguf_writer_add_tensor(w, "t", SKN_FORMAT_Q8_0, 2, ne, q, sizeof q - 1), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK_ERROR(skn_gguf_writer_add_tensor(w, "t", (skn_format)4, 2, ne, q, sizeof q), SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK_ERROR(skn_gguf_writer_add_tensor(w, "", SKN_FORMAT_Q8_0, 2, ne, q, sizeof q), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    uint64_t size = 0;
+    CHECK_ERROR(skn_gguf_writer_size(NULL, &size), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_writer_size(w, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK(skn_gguf_writer_size(w, &size) == SKN_OK && size > 0);
+    static unsigned char out[4096];
+    CHECK_ERROR(skn_gguf_writer_write_memory(w, out, (size_t)size - 1), SKN_E_BUFFER_TOO_SMALL, NULL);
+    CHECK_ERROR(skn_gguf_writer_write_memory(w, NULL, sizeof out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_gguf_writer_write_memory(NULL, out, sizeof out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK(skn_gguf_writer_write_memory(w, out, sizeof out) == SKN_OK);
+    skn_gguf_writer_destroy(w);
+    skn_gguf_writer_destroy(NULL);
+}
+
+static void case_success_clears_message(void) {
+    fail_once();
+    CHECK(skn_last_error()[0] != 0);
+    skn_scope* s = NULL;
+    CHECK(skn_scope_create(&s) == SKN_OK);
+    CHECK(skn_last_error()[0] == 0);
+    skn_scope_destroy(s);
+}
+
+/* ---- the case table ----------------------------------------------------- */
+
+typedef struct {
+    const char* name;
+    void (*fn)(void);
+    const char* covers; /* the skn.h functions this case exercises */
+} misuse_case;
+
+static const misuse_case k_cases[] = {
+    {"open_fifo", case_open_fifo, "skn_gguf_open"},
+    {"open_directory_and_devices", case_open_directory_and_devices, "skn_gguf_open"},
+    {"open_missing_file", case_open_missing_file, "skn_gguf_open skn_status_name"},
+    {"open_unreadable", case_open_unreadable, "skn_gguf_open"},
+    {"write_file_unwritable", case_write_file_unwritable, "skn_gguf_writer_write_file"},
+    {"log_callback_calls_failing_function", case_log_callback_calls_failing_function, "skn_set_log_callback"},
+    {"log_callback_sets_callback", case_log_callback_sets_callback, "skn_set_log_callback"},
+    {"log_swaps_never_reach_stderr", case_log_swaps_never_reach_stderr, "skn_set_log_callback"},
+    {"log_env_debug_survives_callback_reset", case_log_env_debug_survives_callback_reset, "skn_set_log_callback"},
+    {"log_env_off_is_silent", case_log_env_off_is_silent, "skn_set_log_callback"},
+    {"log_env_unknown_reported_once", case_log_env_unknown_reported_once, "skn_set_log_callback"},
+    {"log_env_warn_prints_warn", case_log_env_warn_prints_warn, "skn_set_log_callback"},
+    {"log_level_out_of_range", case_log_level_out_of_range, "skn_set_log_callback"},
+    {"matmul_overflowing_strides", case_matmul_overflowing_strides, "skn_matmul_wt"},
+    {"writer_huge_counts", case_writer_huge_counts, "skn_gguf_writer_add_array skn_gguf_writer_add_string_array"},
+    {"writer_null_string_without_lengths", case_writer_null_string_without_lengths,
+     "skn_gguf_writer_add_string_array"},
+    {"array_ids_past_keys", case_array_ids_past_keys,
+     "skn_gguf_array_info skn_gguf_array_data skn_gguf_array_string skn_gguf_array_nested"},
+    {"trace_callback_error_does_not_leak", case_trace_callback_error_does_not_leak,
+     "skn_context_set_trace skn_last_error"},
+    {"parallel_for_callback_reenters", case_parallel_for_callback_reenters,
+     "skn_context_set_parallel_for skn_matmul_wt skn_set_log_callback"},
+    {"format_sentinel_is_negative", case_format_sentinel_is_negative,
+     "skn_view_format skn_format_at skn_format_count skn_format_info skn_format_from_name"},
+    {"narrow_messages", case_narrow_messages, "skn_view_narrow"},
+    {"truncated_under_reader_in_memory", case_truncated_under_reader_in_memory, "skn_gguf_open"},
+    {"rewritten_under_reader_in_memory", case_rewritten_under_reader_in_memory, "skn_gguf_open"},
+    {"truncated_under_mapped_reader_is_documented", case_truncated_under_mapped_reader_is_documented,
+     "skn_gguf_open"},
+    {"open_options_misuse", case_open_options_misuse, "skn_gguf_open skn_gguf_open_memory skn_gguf_close"},
+    {"errors_and_version", case_errors_and_version,
+     "skn_last_error skn_status_name skn_version skn_version_string skn_isa_name skn_cpu_isa skn_kernel_count "
+     "skn_kernel_name skn_gguf_type_name"},
+    {"quantize_misuse", case_quantize_misuse, "skn_quantized_size skn_quantize skn_dequantize"},
+    {"scope_and_view_misuse", case_scope_and_view_misuse,
+     "skn_scope_create skn_scope_destroy skn_scope_allocated skn_view_from_bytes skn_view_retain skn_view_release "
+     "skn_view_describe skn_view_order skn_view_layout_class skn_view_rank skn_view_shape skn_view_transpose "
+     "skn_view_unsqueeze skn_view_get skn_view_to_float skn_view_prepack"},
+    {"relayout_misuse", case_relayout_misuse,
+     "skn_packed_to_kernel_order skn_packed_to_canonical_order skn_require_out_in"},
+    {"fixture_misuse", case_fixture_misuse,
+     "skn_fixture_bytes skn_fixture_disagreement skn_fixture_golden_info skn_fixture_golden"},
+    {"context_misuse", case_context_misuse,
+     "skn_context_create skn_context_destroy skn_context_set_threads skn_context_set_parallel_for "
+     "skn_context_set_trace skn_context_set_isa skn_prepack_for_matmul"},
+    {"gguf_reader_misuse", case_gguf_reader_misuse,
+     "skn_gguf_version skn_gguf_alignment skn_gguf_data_offset skn_gguf_file_size skn_gguf_tensor_count "
+     "skn_gguf_unsupported_count skn_gguf_tensor_info skn_gguf_find_tensor skn_gguf_tensor_data "
+     "skn_gguf_tensor_view skn_gguf_kv_count skn_gguf_kv_key skn_gguf_find_key skn_gguf_kv_type skn_gguf_get_u8 "
+     "skn_gguf_get_i8 skn_gguf_get_u16 skn_gguf_get_i16 skn_gguf_get_u32 skn_gguf_get_i32 skn_gguf_get_u64 "
+     "skn_gguf_get_i64 skn_gguf_get_f32 skn_gguf_get_f64 skn_gguf_get_bool skn_gguf_get_string skn_gguf_close"},
+    {"gguf_writer_misuse", case_gguf_writer_misuse,
+     "skn_gguf_writer_create skn_gguf_writer_destroy skn_gguf_writer_set_alignment skn_gguf_writer_add_u8 "
+     "skn_gguf_writer_add_i8 skn_gguf_writer_add_u16 skn_gguf_writer_add_i16 skn_gguf_writer_add_u32 "
+     "skn_gguf_writer_add_i32 skn_gguf_writer_add_u64 skn_gguf_writer_add_i64 skn_gguf_writer_add_f32 "
+     "skn_gguf_writer_add_f64 skn_gguf_writer_add_bool skn_gguf_writer_add_string skn_gguf_writer_add_tensor "
+     "skn_gguf_writer_size skn_gguf_writer_write_memory"},
+    {"success_clears_message", case_success_clears_message, "skn_last_error"},
+};
+#define N_CASES (sizeof k_cases / sizeof k_cases[0])
+
+static int covered(const char* fn) {
+    const size_t n = strlen(fn);
+    for (size_t i = 0; i < N_CASES; ++i)
+        for (const char* p = strstr(k_cases[i].covers, fn); p != NULL; p = strstr(p + 1, fn)) {
+            const int starts = p == k_cases[i].covers || p[-1] == ' ';
+            const int ends = p[n] == 0 || p[n] == ' ';
+            if (starts && ends) return 1;
+        }
+    return 0;
+}
+
+/* Every `SKN_API ... skn_name(` in the header must be covered by a case,
+ * and every name a case claims must be declared (no stale claims). */
+static int check_header(const char* header) {
+    FILE* f = fopen(header, "r");
+    if (f == NULL) {
+        fprintf(stderr, "cannot open %s\n", header);
+        return 1;
+    }
+    char line[1024];
+    int declared = 0, missing = 0;
+    static char names[4096 * 4];
+    size_t used = 0;
+    names[0] = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "SKN_API ", 8) != 0) continue;
+        char* paren = strchr(line, '(');
+        if (paren == NULL) continue;
+        char* start = paren;
+        while (start > line && (start[-1] == '_' || (start[-1] >= 'a' && start[-1] <= 'z') ||
+                                (start[-1] >= '0' && start[-1] <= '9')))
+            --start;
+        *paren = 0;
+        ++declared;
+        used += (size_t)snprintf(names + used, sizeof names - used, " %s", start);
+        if (!covered(start)) {
+            fprintf(stderr, "misuse: %s is declared in %s but no misuse case covers it\n", start, header);
+            ++missing;
+        }
+    }
+    fclose(f);
+    strcat(names, " ");
+    for (size_t i = 0; i < N_CASES; ++i) {
+        char copy[2048];
+        snprintf(copy, sizeof copy, "%s", k_cases[i].covers);
+        for (char* tok = strtok(copy, " "); tok != NULL; tok = strtok(NULL, " ")) {
+            char needle[256];
+            snprintf(needle, sizeof needle, " %s ", tok);
+            if (strstr(names, needle) == NULL) {
+                fprintf(stderr, "misuse: case %s covers %s, which %s does not declare\n", k_cases[i].name, tok,
+                        header);
+                ++missing;
+            }
+        }
+    }
+    printf("%d functions declared, %d uncovered or stale\n", declared, missing);
+    return declared > 50 && missing == 0 ? 0 : 1;
+}
+
+static int run_case(const misuse_case* c) {
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        alarm(20);
+        c->fn();
+        exit(g_failures == 0 ? 0 : 1);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+        printf("ok   %s\n", c->name);
+        return 0;
+    }
+    if (WIFSIGNALED(st))
+        printf("FAIL %s: %s\n", c->name, WTERMSIG(st) == SIGALRM ? "hung (alarm)" : strsignal(WTERMSIG(st)));
+    else
+        printf("FAIL %s\n", c->name);
+    return 1;
+}
+
+int main(int argc, char** argv) {
+    if (argc == 3 && strcmp(argv[1], "--check-header") == 0) return check_header(argv[2]);
+    make_dir();
+    int failed = 0;
+    for (size_t i = 0; i < N_CASES; ++i)
+        if (argc < 2 || strstr(k_cases[i].name, argv[1]) != NULL) failed += run_case(&k_cases[i]);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "chmod -R u+rwx '%s' && rm -rf '%s'", g_dir, g_dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", g_dir);
+    printf("%d of %zu cases failed\n", failed, N_CASES);
+    return failed == 0 ? 0 : 1;
+}
