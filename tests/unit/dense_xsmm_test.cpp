@@ -6,6 +6,8 @@
 // need. (The differential suite covers n <= 16; these tests use n >= 128.)
 #include <gtest/gtest.h>
 
+#if defined(__x86_64__)
+
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -194,3 +196,14 @@ TEST(DenseTiers, NoVnniKernelsSitAtTheAvx512Tier) {
 
 }  // namespace
 }  // namespace skn_core
+
+#else  // !__x86_64__
+
+// x86-64 only: the AVX-512 dense kernels and libxsmm (x86-64 only in Debian)
+// are built for x86-64 targets alone; this architecture runs the reference
+// kernels.
+TEST(DenseXsmm, NotBuiltForThisArchitecture) {
+    GTEST_SKIP() << "x86-64 only: the AVX-512 dense kernels and libxsmm (x86-64 only in Debian) are built for x86-64 targets alone; this architecture runs the reference kernels.";
+}
+
+#endif

@@ -5,6 +5,8 @@
 // batch composition change no bit) on shapes larger than every register tile.
 #include <gtest/gtest.h>
 
+#if defined(__x86_64__)
+
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -306,3 +308,14 @@ TEST(ExactMatmul, NonFiniteActivationsStayInTheirRow) {
 
 }  // namespace
 }  // namespace skn_core
+
+#else  // !__x86_64__
+
+// x86-64 only: the exact-precision kernels tested here are AVX2/AVX-512
+// kernels (src/kernels/x86), built for x86-64 targets alone; this
+// architecture runs the reference kernels.
+TEST(ExactKernels, NotBuiltForThisArchitecture) {
+    GTEST_SKIP() << "x86-64 only: the exact-precision kernels tested here are AVX2/AVX-512 kernels (src/kernels/x86), built for x86-64 targets alone; this architecture runs the reference kernels.";
+}
+
+#endif

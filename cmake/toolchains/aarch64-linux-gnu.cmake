@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: MIT
+# Cross-compile skn for 64-bit Arm Linux with Debian's cross toolchain
+# (crossbuild-essential-arm64) against the :arm64 multiarch -dev packages
+# (scripts/bootstrap installs both), and run what the build produces under
+# qemu-user:
+#
+#   cmake --preset arm64          (or -DCMAKE_TOOLCHAIN_FILE=this file)
+#
+# CMAKE_CROSSCOMPILING_EMULATOR is what ctest and gtest_discover_tests
+# prefix to every test program. It names no -cpu: qemu then reads QEMU_CPU
+# from the environment, so one build is tested on several emulated CPUs
+# (scripts/test-arm64). binfmt_misc is not assumed: a script that runs a
+# built program itself must prefix SKN_EMULATOR / the emulator too.
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR aarch64)
+set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
+
+set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
+set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
+
+# The cross toolchain's sysroot: the loader and libc/libstdc++ qemu needs.
+set(SKN_AARCH64_SYSROOT /usr/aarch64-linux-gnu)
+find_program(SKN_QEMU_AARCH64 qemu-aarch64 REQUIRED)
+set(CMAKE_CROSSCOMPILING_EMULATOR ${SKN_QEMU_AARCH64} -L ${SKN_AARCH64_SYSROOT})
+
+# Multiarch: headers are shared in /usr/include, libraries and CMake/pkg-config
+# packages live under /usr/lib/aarch64-linux-gnu. Look for programs on the
+# host, for everything else in the target's places only.
+set(CMAKE_FIND_ROOT_PATH ${SKN_AARCH64_SYSROOT})
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY BOTH)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE BOTH)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
+
+# pkg-config must answer for arm64 (pkgconf:arm64 installs this wrapper).
+set(PKG_CONFIG_EXECUTABLE aarch64-linux-gnu-pkg-config CACHE FILEPATH "pkg-config for the target")
