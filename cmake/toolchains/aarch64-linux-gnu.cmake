@@ -18,10 +18,25 @@ set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
 set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 
-# The cross toolchain's sysroot: the loader and libc/libstdc++ qemu needs.
+# The cross toolchain's sysroot (libc6-arm64-cross): what the compiler links against.
 set(SKN_AARCH64_SYSROOT /usr/aarch64-linux-gnu)
+
+# Where qemu finds the aarch64 loader (-L). The loader and the libc.so.6 it
+# loads must come from the same glibc build: they share private structures,
+# and a mismatched pair hangs in the first pthread_create. qemu -L only
+# prefixes paths that exist under it and falls back to the host's, so with
+# -L /usr/aarch64-linux-gnu the loader comes from libc6-arm64-cross
+# (bookworm: 2.36-8cross1) but libc.so.6 from /lib/aarch64-linux-gnu, i.e.
+# libc6:arm64, which the :arm64 -dev packages pull in and which follows the
+# point releases (2.36-9+deb12u*). So when libc6:arm64 is installed, run
+# everything from it (-L /); otherwise from the cross sysroot.
+if(EXISTS /lib/aarch64-linux-gnu/libc.so.6 AND EXISTS /lib/ld-linux-aarch64.so.1)
+  set(SKN_AARCH64_RUNTIME_ROOT /)
+else()
+  set(SKN_AARCH64_RUNTIME_ROOT ${SKN_AARCH64_SYSROOT})
+endif()
 find_program(SKN_QEMU_AARCH64 qemu-aarch64 REQUIRED)
-set(CMAKE_CROSSCOMPILING_EMULATOR ${SKN_QEMU_AARCH64} -L ${SKN_AARCH64_SYSROOT})
+set(CMAKE_CROSSCOMPILING_EMULATOR ${SKN_QEMU_AARCH64} -L ${SKN_AARCH64_RUNTIME_ROOT})
 
 # Multiarch: headers are shared in /usr/include, libraries and CMake/pkg-config
 # packages live under /usr/lib/aarch64-linux-gnu. Look for programs on the

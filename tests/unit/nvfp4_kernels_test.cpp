@@ -124,6 +124,10 @@ TEST_P(Nvfp4EdgeBlocks, EveryTierAgreesWithTheReferenceAndOrdersAndTiersAgreeBit
     EXPECT_EQ(w.decoded[size_t(34 * kIn)], -6.0f * 480.0f);
     EXPECT_EQ(w.decoded[size_t(35 * kIn)], 0.0f);
     EXPECT_EQ(w.decoded[size_t(36 * kIn)], 6.0f * 0x1p-9f);
+#if !defined(__x86_64__)
+    GTEST_SKIP() << "the NVFP4 SIMD tiers are x86-64 kernels (src/kernels/x86), not built for this architecture; "
+                    "the reference kernels' NVFP4 results are checked by the matmul suites";
+#endif
 
     std::vector<std::vector<float>> per_tier;
     int ran = 0;
