@@ -36,7 +36,11 @@ else()
   set(SKN_AARCH64_RUNTIME_ROOT ${SKN_AARCH64_SYSROOT})
 endif()
 find_program(SKN_QEMU_AARCH64 qemu-aarch64 REQUIRED)
-set(CMAKE_CROSSCOMPILING_EMULATOR ${SKN_QEMU_AARCH64} -L ${SKN_AARCH64_RUNTIME_ROOT})
+# A cache entry, so scripts that run built programs themselves
+# (scripts/test-arm64, scripts/package-arm64) read the same command from
+# CMakeCache.txt.
+set(CMAKE_CROSSCOMPILING_EMULATOR "${SKN_QEMU_AARCH64};-L;${SKN_AARCH64_RUNTIME_ROOT}"
+  CACHE STRING "Runs aarch64 programs here (qemu-user; QEMU_CPU picks the CPU)")
 
 # Multiarch: headers are shared in /usr/include, libraries and CMake/pkg-config
 # packages live under /usr/lib/aarch64-linux-gnu. Look for programs on the
