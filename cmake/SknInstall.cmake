@@ -97,6 +97,17 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL libskn1 libskn-dev skn-tools)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+# CPack takes the package architecture from the build machine's dpkg; a
+# cross build (cmake --preset arm64) names its target's instead.
+if(CMAKE_CROSSCOMPILING)
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64)$")
+    set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)
+  elseif(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+    set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
+  else()
+    message(FATAL_ERROR "no Debian architecture name known for CMAKE_SYSTEM_PROCESSOR ${CMAKE_SYSTEM_PROCESSOR}")
+  endif()
+endif()
 # The build tree's libskn keeps the API units' DWARF for the ABI gate; the
 # packages ship stripped binaries, as Debian's do.
 set(CPACK_STRIP_FILES ON)

@@ -47,8 +47,15 @@ void quantize_tensor_i2_s(const float* src, int64_t rows, int64_t n_per_row, uin
     const int64_t n = rows * n_per_row;  // a multiple of 128: every row is whole blocks
     // The scale is max |w| over the whole tensor (taken in double, exact for
     // floats), so ternary input {-s, 0, +s} decodes back to itself.
+    // Written as a compare-and-keep loop, not std::fmax: Debian 12's aarch64
+    // g++ 12 dies with an internal compiler error (vect_transform_reduction)
+    // vectorizing the fmax reduction at -O3. Same result as fmax: a NaN
+    // compares false and is skipped, as fmax skips it; amax never is NaN.
     double amax = 0.0;
-    for (int64_t i = 0; i < n; ++i) amax = std::fmax(amax, std::fabs(double(src[i])));
+    for (int64_t i = 0; i < n; ++i) {
+        const double a = std::fabs(double(src[i]));
+        if (a > amax) amax = a;
+    }
 
     uint8_t* block = dst;
     for (int64_t b = 0; b < n / kBlockElems; ++b, src += kBlockElems, block += kBlockBytes) {

@@ -24,7 +24,9 @@ changelog="${3:-$(cd "$(dirname "$0")/../.." && pwd)/CHANGELOG.md}"
 [ -f "$recorded" ] || { echo "FAIL: no recorded fingerprints at $recorded (run scripts/update-layout-fingerprints)"; exit 1; }
 current=$(mktemp)
 trap 'rm -f "$current"' EXIT
-if ! "$program" > "$current"; then echo "FAIL: $program failed"; exit 1; fi
+# SKN_EMULATOR: a command to run the program with (a cross build's qemu).
+read -r -a emulator <<< "${SKN_EMULATOR:-}"
+if ! "${emulator[@]}" "$program" > "$current"; then echo "FAIL: $program failed"; exit 1; fi
 
 version_of() { awk '$1 == "version" {print $2; exit}' "$1"; }
 rec_version=$(version_of "$recorded")

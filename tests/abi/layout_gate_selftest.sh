@@ -10,7 +10,10 @@ here="$(cd "$(dirname "$0")" && pwd)"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 
-"$program" > "$t/recorded.txt"
+# SKN_EMULATOR: a command to run the program with (a cross build's qemu);
+# check_layout.sh reads it too.
+read -r -a emulator <<< "${SKN_EMULATOR:-}"
+"${emulator[@]}" "$program" > "$t/recorded.txt"
 version=$(awk '$1 == "version" {print $2}' "$t/recorded.txt")
 # The recorded file with one hash changed (Q4_K, kernel order, golden bytes).
 sed 's/^\(Q4_K INPUT_BLOCK_MAJOR golden_packed fnv1a64:\).*/\10123456789abcdef/' "$t/recorded.txt" > "$t/mutated.txt"

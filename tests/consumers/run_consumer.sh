@@ -9,14 +9,26 @@
 # SKN_PREFIX set (a `cmake --install --prefix` tree), pkg-config, CMake and
 # the dynamic loader are pointed there instead. Nothing is written to the
 # source tree: every build product goes to <work-dir>.
+#
+# Cross consumers (scripts/package-arm64, for c, cpp, dlopen and tool): SKN_CC
+# is the C compiler, SKN_CMAKE_TOOLCHAIN_FILE the CMake toolchain of the cpp
+# consumer, and SKN_EMULATOR the command that runs what they built (qemu).
 set -euo pipefail
 lang="$1"
 work="$2"
 here="$(cd "$(dirname "$0")" && pwd)"
 mkdir -p "$work"
+cc="${SKN_CC:-cc}"
+read -r -a emulator <<< "${SKN_EMULATOR:-}"
+if [ "${#emulator[@]}" -gt 0 ]; then
+  case "$lang" in
+    c|cpp|dlopen|tool) ;;
+    *) echo "consumer $lang: not supported with SKN_EMULATOR (needs that language's cross toolchain)"; exit 2 ;;
+  esac
+fi
 
 if [ -n "${SKN_PREFIX:-}" ]; then
-  multiarch=$(gcc -print-multiarch 2>/dev/null || true)
+  multiarch=$("$cc" -print-multiarch 2>/dev/null || true)
   libdir=""
   for d in "$SKN_PREFIX/lib/$multiarch" "$SKN_PREFIX/lib64" "$SKN_PREFIX/lib"; do
     if [ -e "$d/libskn.so.1" ]; then libdir="$d"; break; fi
@@ -35,29 +47,31 @@ case "$lang" in
   c)
     # Linked by the C driver: no C++ runtime is named by the consumer itself.
     # shellcheck disable=SC2046
-    cc -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$work/consumer_c" "$here/c/consumer.c" \
+    "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -o "$work/consumer_c" "$here/c/consumer.c" \
       $(pkg-config --cflags --libs skn)
     needed=$(readelf -d "$work/consumer_c" | awk '/NEEDED/ {print $5}')
     echo "consumer_c needs: $needed"
     grep -q 'libskn.so.1' <<< "$needed" || { echo "FAIL: consumer_c does not need libskn.so.1"; exit 1; }
     if grep -q 'libstdc++' <<< "$needed"; then echo "FAIL: consumer_c links libstdc++ itself"; exit 1; fi
-    "$work/consumer_c"
+    "${emulator[@]}" "$work/consumer_c"
     ;;
   dlopen)
     # No -lskn: the library is found by dlopen and bound by symbol version.
     # shellcheck disable=SC2046
-    cc -std=c11 -Wall -Wextra -Werror -o "$work/consumer_dlopen" "$here/dlopen/consumer_dlopen.c" \
+    "$cc" -std=c11 -Wall -Wextra -Werror -o "$work/consumer_dlopen" "$here/dlopen/consumer_dlopen.c" \
       $(pkg-config --cflags skn) -ldl
     if readelf -d "$work/consumer_dlopen" | grep -q 'libskn'; then
       echo "FAIL: consumer_dlopen is linked against libskn"; exit 1
     fi
-    "$work/consumer_dlopen"
+    "${emulator[@]}" "$work/consumer_dlopen"
     ;;
   cpp)
     rm -rf "$work/build"
-    cmake -S "$here/cpp" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+    toolchain=()
+    if [ -n "${SKN_CMAKE_TOOLCHAIN_FILE:-}" ]; then toolchain=("-DCMAKE_TOOLCHAIN_FILE=$SKN_CMAKE_TOOLCHAIN_FILE"); fi
+    cmake -S "$here/cpp" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${toolchain[@]}"
     cmake --build "$work/build"
-    "$work/build/app"
+    "${emulator[@]}" "$work/build/app"
     ;;
   python)
     python3 "$here/python/consumer.py"
@@ -96,8 +110,8 @@ case "$lang" in
       deps=$(ldd "$skn_bin")
       grep -Eq "libskn.so.1 => (/usr)?/lib/" <<< "$deps" || { echo "FAIL: $skn_bin does not load /usr's libskn"; echo "$deps"; exit 1; }
     fi
-    skn version
-    skn demo | grep -E 'Q4_K .*%'
+    "${emulator[@]}" "$skn_bin" version
+    "${emulator[@]}" "$skn_bin" demo | grep -E 'Q4_K .*%'
     ;;
   *)
     echo "unknown consumer $lang"; exit 2 ;;

@@ -307,6 +307,53 @@ TEST(MatmulWtFallback, RealRegistryWithASimdKernelRemoved) {
     EXPECT_EQ(ev.list.back().isa, ibm->key.isa);
 }
 
+// Wherever no SIMD kernel serves a format (every format on a CPU
+// architecture without a kernel provider, e.g. aarch64 today), the reference
+// kernel runs and says so with one FALLBACK event: never silently.
+TEST(MatmulWtFallback, EveryFormatWithoutASimdKernelRunsTheReferenceWithAFallbackEvent) {
+    Context probe;
+    const skn_isa cap = probe.isa_cap();
+    if (cap == SKN_ISA_SCALAR) GTEST_SKIP() << "ISA cap is scalar (SKN_ISA=scalar or a CPU without SIMD): no fallback to report";
+    int checked = 0;
+    for (const FormatTraits& f : all_formats()) {
+        if (!f.block_quantized) continue;
+        for (LayoutClass cls : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor}) {
+            TestWeight w(f, 9, 3, cls, 3);
+            const Kernel* best = default_registry().best(f.id, cls, f.activation, cap, &w.view.layout);
+            ASSERT_NE(best, nullptr) << f.name;
+            const bool other_simd = [&] {
+                const LayoutClass o = cls == LayoutClass::BlockedRowMajor ? LayoutClass::BlockedInputMajor
+                                                                          : LayoutClass::BlockedRowMajor;
+                const Kernel* k = default_registry().best(f.id, o, f.activation, cap, nullptr);
+                return k != nullptr && k->key.isa != SKN_ISA_SCALAR;
+            }();
+#if !defined(__x86_64__)
+            EXPECT_EQ(best->key.isa, SKN_ISA_SCALAR) << best->name << ": no SIMD kernels are built for this architecture";
+#endif
+            if (best->key.isa != SKN_ISA_SCALAR) continue;
+            std::vector<float> x(size_t(2 * w.in)), y(size_t(2 * 9));
+            sample_weight(x.data(), 2, w.in, 4);
+            Context ctx;
+            Events ev;
+            ctx.set_trace(ev.sink());
+            matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), 9, MatmulOptions{});
+            ASSERT_EQ(ev.count(SKN_TRACE_FALLBACK), 1) << f.name << " " << layout_class_name(cls);
+            EXPECT_EQ(ev.count(SKN_TRACE_ADAPTER), 0) << f.name;
+            const std::string why = ev.details[0];
+            EXPECT_NE(why.find(std::string("ran ") + best->name), std::string::npos) << why;
+            if (!other_simd) {
+                EXPECT_NE(why.find("no SIMD kernel for"), std::string::npos) << why;
+            }
+            ++checked;
+        }
+    }
+#if !defined(__x86_64__)
+    EXPECT_GT(checked, 0);
+#else
+    if (checked == 0) GTEST_SKIP() << "every block format has a SIMD kernel on this CPU in both orders";
+#endif
+}
+
 TEST(MatmulWtFallback, PrepackWeightsEmitsOneAdapterPerCallThatNeedsIt) {
     if (!cpu_runs(SKN_ISA_AVX2)) GTEST_SKIP() << "needs an AVX2 CPU for the pretend SIMD kernel";
     const Registry reg = registry_with_ibm_simd_only();

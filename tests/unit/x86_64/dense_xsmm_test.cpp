@@ -16,7 +16,7 @@
 #include "fixtures/sample_weight.hpp"
 #include "formats/format.hpp"
 #include "kernels/x86_64/dense/kernels.hpp"
-#include "runtime/dense_backend.hpp"
+#include "kernels/x86_64/dense/libxsmm_backend.hpp"
 
 namespace skn_core {
 namespace {
@@ -190,6 +190,12 @@ TEST(DenseTiers, NoVnniKernelsSitAtTheAvx512Tier) {
         EXPECT_EQ(at512, 1) << int(w) << " x " << int(act);
         EXPECT_EQ(at_vnni, 0) << int(w) << " x " << int(act);
     }
+}
+
+TEST(DenseBackend, LibxsmmIsLinked) {
+    const std::string d = dense_backend_description();
+    EXPECT_NE(d.find("libxsmm 1."), std::string::npos) << d;
+    EXPECT_EQ(d.find("unknown"), std::string::npos) << d;
 }
 
 }  // namespace

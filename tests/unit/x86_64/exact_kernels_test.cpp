@@ -5,6 +5,7 @@
 // batch composition change no bit) on shapes larger than every register tile.
 #include <gtest/gtest.h>
 
+
 #include <cmath>
 #include <cstring>
 #include <random>

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "kernels/x86_64/dense/kernels.hpp"
-#include "runtime/dense_backend.hpp"
+#include "kernels/x86_64/dense/libxsmm_backend.hpp"
 
 namespace skn_core::kernels::x86_64 {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "runtime/dense_backend.hpp"
+#include "kernels/x86_64/dense/libxsmm_backend.hpp"
 
 #include <libxsmm.h>
 
