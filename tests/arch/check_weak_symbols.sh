@@ -16,8 +16,11 @@ for obj in "$@"; do
         bad=1
         continue
     fi
-    # W/V: weak function/object defined here; u: GNU unique global (also merged by the linker).
-    weak=$("$nm_tool" --defined-only -C "$obj" | awk '$2 ~ /^[WVu]$/ { $1 = ""; print }')
+    # W/V: weak function/object defined here; u: GNU unique global (also merged
+    # by the linker). DW.ref.__gxx_personality_v0 is exempt: a data word
+    # holding the address of the C++ personality routine, identical in every
+    # object that has unwind tables (sanitizer builds give kernels some), no code.
+    weak=$("$nm_tool" --defined-only -C "$obj" | awk '$2 ~ /^[WVu]$/ && $3 != "DW.ref.__gxx_personality_v0" { $1 = ""; print }')
     if [[ -n $weak ]]; then
         echo "$obj defines weak symbols:"
         echo "$weak" | sed 's/^/    /'
