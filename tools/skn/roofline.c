@@ -152,7 +152,12 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) static void vnni512_work(
 #define STEP(acc) _mm512_dpbusd_epi32(acc, u, s)
     SKN_TEN_CHAINS(__m512i, SKN_INIT_I32, STEP, _mm512_add_epi32, _mm512_setzero_si512())
 #undef STEP
-    *(int*)a = _mm512_reduce_add_epi32(t);
+    /* The lanes' sums wrap by design (the probe only needs a live result);
+     * _mm512_reduce_add_epi32 adds them as signed int, which UBSan rejects. */
+    unsigned lanes[16], sum = 0;
+    _mm512_storeu_si512((void*)lanes, t);
+    for (int i = 0; i < 16; ++i) sum += lanes[i];
+    *(unsigned*)a = sum;
 }
 
 /* vdpbf16ps: 16 lanes, each two bf16 products added to an f32 (64 flops). */
