@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,10 +243,12 @@ static void case_log_callback_sets_callback(void) {
 static void counting_log(skn_log_level level, const char* msg, void* user) {
     (void)level, (void)msg, (void)user;
 }
-static volatile int g_stop;
+/* Atomic, not volatile: the swapping thread reads what the main thread
+ * writes, and ThreadSanitizer rightly reports a plain flag as a race. */
+static atomic_int g_stop;
 static void* swap_callbacks(void* arg) {
     (void)arg;
-    for (int i = 0; i < 20000 && !g_stop; ++i) {
+    for (int i = 0; i < 20000 && !atomic_load(&g_stop); ++i) {
         skn_set_log_callback(SKN_LOG_DEBUG, counting_log, NULL);
         skn_set_log_callback(SKN_LOG_DEBUG, NULL, NULL);
     }
@@ -264,7 +267,7 @@ static void case_log_swaps_never_reach_stderr(void) {
     pthread_create(&a, NULL, swap_callbacks, NULL);
     pthread_create(&b, NULL, fail_repeatedly, NULL);
     pthread_join(b, NULL);
-    g_stop = 1;
+    atomic_store(&g_stop, 1);
     pthread_join(a, NULL);
     const char* out = captured_stderr();
     /* Before: debug lines slipped out between the level and the sink switch. */
