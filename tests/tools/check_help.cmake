@@ -3,6 +3,8 @@
 # tools/skn/help/ (the source the manual pages are generated from) and exit 0;
 # so do `skn --version` and `skn version`; and every page has its manual page.
 #   cmake -DSKN=<skn> -DHELP_DIR=<tools/skn/help> -DMAN_DIR=<build>/tools/generated/man -P check_help.cmake
+# SKN_EMULATOR (environment): the command a cross build runs programs with.
+separate_arguments(emulator UNIX_COMMAND "$ENV{SKN_EMULATOR}")
 file(GLOB pages ${HELP_DIR}/*.txt)
 list(LENGTH pages count)
 if(count LESS 5)
@@ -21,7 +23,7 @@ foreach(src IN LISTS pages)
     string(REGEX REPLACE "^skn-" "" sub ${page})
     set(args ${sub} --help)
   endif()
-  execute_process(COMMAND ${SKN} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  execute_process(COMMAND ${emulator} ${SKN} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "skn ${args} exited ${rc}: ${err}")
   endif()
@@ -38,7 +40,7 @@ foreach(src IN LISTS pages)
   endif()
 endforeach()
 foreach(args "--version" "version")
-  execute_process(COMMAND ${SKN} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+  execute_process(COMMAND ${emulator} ${SKN} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out)
   if(NOT rc EQUAL 0 OR NOT out MATCHES "^skn [0-9]+\\.[0-9]+\\.[0-9]+")
     message(FATAL_ERROR "skn ${args} exited ${rc} printing '${out}'")
   endif()

@@ -34,7 +34,9 @@ def make_file(path: str) -> None:
 
 def run(skn: str, path: str, lc: str) -> str:
     env = dict(os.environ, LC_ALL=lc)
-    p = subprocess.run([skn, "inspect", path], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # SKN_EMULATOR: the command a cross build runs programs with (qemu).
+    emulator = os.environ.get("SKN_EMULATOR", "").split()
+    p = subprocess.run([*emulator, skn, "inspect", path], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode != 0:
         sys.exit(f"skn inspect ({lc}) exited {p.returncode}: {p.stderr.decode(errors='replace')}")
     return p.stdout.decode("utf-8", errors="replace")
