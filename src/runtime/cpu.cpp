@@ -6,7 +6,6 @@
 #include <cpu_features/cpuinfo_x86.h>
 #define SKN_X86 1
 #elif defined(__aarch64__)
-#include <cpu_features/cpuinfo_aarch64.h>
 #include <sys/auxv.h>
 #include <sys/prctl.h>
 #define SKN_ARM64 1
@@ -61,13 +60,15 @@ CpuFeatures detect() {
     f.avx512bf16 = x.avx512_bf16 != 0;
     f.avx_vnni = f.avx2 && cpuid_avx_vnni();
 #elif SKN_ARM64
-    const auto a = cpu_features::GetAarch64Info().features;
+    // The kernel's hwcaps alone. cpu_features 0.7 reads the same bits, but
+    // where AT_HWCAP2 is 0 (Armv8.0 cores) it falls back to parsing
+    // /proc/self/auxv and prints a line to the host program's stdout.
     const unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
-    f.neon = a.asimd != 0 || (hwcap & kHwcapAsimd) != 0;
-    f.neon_dotprod = a.asimddp != 0 || (hwcap & kHwcapAsimdDp) != 0;
-    f.neon_i8mm = a.i8mm != 0 || (hwcap2 & kHwcap2I8mm) != 0;
-    f.sve = a.sve != 0 || (hwcap & kHwcapSve) != 0;
-    f.sve2 = a.sve2 != 0 || (hwcap2 & kHwcap2Sve2) != 0;
+    f.neon = (hwcap & kHwcapAsimd) != 0;
+    f.neon_dotprod = (hwcap & kHwcapAsimdDp) != 0;
+    f.neon_i8mm = (hwcap2 & kHwcap2I8mm) != 0;
+    f.sve = (hwcap & kHwcapSve) != 0;
+    f.sve2 = (hwcap2 & kHwcap2Sve2) != 0;
     f.sve_vector_bits = f.sve ? sve_vector_bits() : 0;
 #endif
     return f;
