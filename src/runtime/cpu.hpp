@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-// What this CPU can run, detected once: cpu_features for the documented bits,
-// our own CPUID read for AVX-VNNI (cpu_features 0.7 has no field for it), and
-// on arm64 the kernel's HWCAP words as well (a cpu_features too old for a
-// feature must not hide it). Which tier these make is runtime/isa.hpp's job.
+// What this CPU can run, detected once: on x86-64 cpu_features for the
+// documented bits and our own CPUID read for AVX-VNNI (cpu_features 0.7 has no
+// field for it); on arm64 the kernel's HWCAP words alone (cpu.cpp says why). Which tier these make is runtime/isa.hpp's job.
 #pragma once
 
 #include "runtime/isa.hpp"
