@@ -2,12 +2,11 @@
 #include "dispatch/matmul.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
 
-#include "dispatch/activation_quant.hpp"
+#include "dispatch/activation_rows.hpp"
 #include "dispatch/order_preference.hpp"
 #include "layout/orientation.hpp"
 #include "layout/prepack.hpp"
@@ -113,16 +112,6 @@ void check_args(const float* x, int64_t n, int64_t x_stride, const View& w, floa
     if (xb < y_end && yb < x_end) fail(SKN_E_INVALID_ARGUMENT, "y overlaps x: the output must not alias the input");
 }
 
-void check_finite(const float* x, int64_t n, int64_t stride, int64_t in) {
-    for (int64_t i = 0; i < n; ++i)
-        for (int64_t k = 0; k < in; ++k)
-            if (!std::isfinite(x[i * stride + k]))
-                fail(SKN_E_INVALID_ARGUMENT,
-                     "activation [{}, {}] is {}: fast precision quantizes activations, which cannot represent "
-                     "non-finite values; use SKN_PRECISION_EXACT to propagate them",
-                     i, k, x[i * stride + k]);
-}
-
 }  // namespace
 
 FormatId activation_for(const FormatTraits& f, Precision p) {
@@ -175,19 +164,14 @@ void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const 
         a.xf = x;
         a.xf_stride = x_stride;
     } else {
-        // Fast precision: quantize each activation row once, into scratch.
-        check_finite(x, n, x_stride, in);
-        const FormatTraits& af = *find_format(act);
-        const size_t row_bytes = size_t(in / af.block_elems) * size_t(af.block_bytes);
-        uint8_t* xq = ctx.byte_scratch(row_bytes * size_t(n));
-        const QuantizeRowFn quantize = activation_quantizer(af, ctx.isa_cap());
-        for (int64_t i = 0; i < n; ++i) quantize(x + i * x_stride, in, xq + size_t(i) * row_bytes);
-        a.xq = xq;
-        a.xq_stride = row_bytes;
-        if (k.needs & kNeedsFloat) {
-            float* xf = ctx.float_scratch(size_t(n * in));
-            for (int64_t i = 0; i < n; ++i) af.decode(xq + size_t(i) * row_bytes, in / af.block_elems, 1.0f, xf + i * in);
-            a.xf = xf;
+        // Fast precision: check and quantize each activation row once, into
+        // scratch, on the context's threads.
+        const QuantizedActivations q =
+            quantize_activations(ctx, *find_format(act), x, n, x_stride, in, (k.needs & kNeedsFloat) != 0);
+        a.xq = q.xq;
+        a.xq_stride = q.row_bytes;
+        if (q.xf != nullptr) {
+            a.xf = q.xf;
             a.xf_stride = in;
         }
     }
@@ -201,8 +185,12 @@ void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const 
 
     const int64_t ns = clock.nanoseconds();
     if (!choice.fallback_reason.empty()) emit_kernel_event(ctx, SKN_TRACE_FALLBACK, k, choice.fallback_reason, w, n, ns);
-    emit_kernel_event(ctx, SKN_TRACE_KERNEL, k,
-                      fmt::format("{} on {} [{}, {}] x {} rows", k.name, w.layout.describe(), out, in, n), w, n, ns);
+    // The detail text is built only for a sink: formatting it costs more
+    // than a small GEMV.
+    if (ctx.trace().enabled())
+        emit_kernel_event(ctx, SKN_TRACE_KERNEL, k,
+                          fmt::format("{} on {} [{}, {}] x {} rows", k.name, w.layout.describe(), out, in, n), w, n,
+                          ns);
 }
 
 }  // namespace skn_core
