@@ -338,6 +338,40 @@ static unsigned char* make_weight(skn_format f, int64_t out, int64_t in, size_t*
 }
 
 
+/* The median of `n` samples (sorted in place). */
+static double median_seconds(double* samples, int n) {
+    qsort(samples, (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+}
+
+/* The roof a result is compared with: read bandwidth below n = 32, else the
+ * compute peak of the instructions its kernel runs. */
+static void set_roof(struct result* r, int block_quantized, skn_precision precision, double read_bw, double int8_peak,
+                     double bf16_peak, double f32_peak) {
+    if (r->n < 32) {
+        r->roof = r->gbps / read_bw;
+        r->roof_kind = "read bandwidth";
+    } else if (block_quantized && precision == SKN_PRECISION_FAST) {
+        r->roof = r->gflops / int8_peak;
+        r->roof_kind = "int8 peak";
+    } else if (strcmp(r->format, "BF16") == 0 && bf16_peak > 0.0) {
+        /* Fast BF16 runs vdpbf16ps: two products per lane per instruction. */
+        r->roof = r->gflops / bf16_peak;
+        r->roof_kind = "bf16 peak";
+    } else {
+        r->roof = r->gflops / f32_peak;
+        r->roof_kind = "f32 peak";
+    }
+}
+
+static void print_result(const struct result* r) {
+    char shp[32];
+    snprintf(shp, sizeof shp, "%ldx%ld", (long)r->out, (long)r->in);
+    printf("%-7s %-4s %-11s %-12s %4ld %3d %-40s %9.3f %8.1f %9.1f %6.0f%%\n", r->format, r->order,
+           skn_isa_name(r->cap), shp, (long)r->n, r->threads, r->kernel, r->ms, r->gbps, r->gflops, 100.0 * r->roof);
+    fflush(stdout);
+}
+
 int skn_cmd_bench(int argc, char** argv) {
     struct config c;
     memset(&c, 0, sizeof c);
@@ -404,34 +438,44 @@ int skn_cmd_bench(int argc, char** argv) {
                 memcpy(bufs[k], base, wbytes);
             }
             const int64_t shape[2] = {out, in};
+            /* Every order's views exist at once, so the orders' repetitions
+             * can alternate: a shared machine's load then falls on both. */
+            skn_block_order orders[2];
+            int norders = 0;
+            skn_scope* scopes[2] = {NULL, NULL};
+            skn_view* views[2][16];
             for (int oi = 0; oi < c.norders; ++oi) {
                 const skn_block_order order = c.orders[oi];
                 if (!p.is_block_quantized && order != SKN_ORDER_ROW_MAJOR) continue;
-                skn_scope* scope = NULL;
-                skn_scope_create(&scope);
-                skn_view* views[16];
+                skn_scope_create(&scopes[norders]);
                 for (int k = 0; k < copies; ++k) {
                     skn_view* v = NULL;
                     skn_view_from_bytes(bufs[k], wbytes, f, shape, 2, SKN_ORDER_ROW_MAJOR, &v);
                     if (order == SKN_ORDER_INPUT_BLOCK_MAJOR) {
-                        skn_view_prepack(v, order, scope, NULL, NULL, &views[k]);
+                        skn_view_prepack(v, order, scopes[norders], NULL, NULL, &views[norders][k]);
                         skn_view_release(v);
                     } else {
-                        views[k] = v;
+                        views[norders][k] = v;
                     }
                 }
-                int64_t max_n = 1;
-                for (int i = 0; i < c.nn; ++i) max_n = c.ns[i] > max_n ? c.ns[i] : max_n;
-                float* x = malloc(sizeof(float) * (size_t)(max_n * in));
-                float* y = malloc(sizeof(float) * (size_t)(max_n * out));
-                for (int64_t i = 0; i < max_n * in; ++i) x[i] = sinf((float)i * 0.37f);
-                for (int ii = 0; ii < c.nisas; ++ii)
-                    for (int ni = 0; ni < c.nn; ++ni)
-                        for (int ti = 0; ti < c.nthreads; ++ti) {
-                            const int64_t n = c.ns[ni];
+                orders[norders++] = order;
+            }
+            int64_t max_n = 1;
+            for (int i = 0; i < c.nn; ++i) max_n = c.ns[i] > max_n ? c.ns[i] : max_n;
+            float* x = malloc(sizeof(float) * (size_t)(max_n * in));
+            float* y = malloc(sizeof(float) * (size_t)(max_n * out));
+            for (int64_t i = 0; i < max_n * in; ++i) x[i] = sinf((float)i * 0.37f);
+            for (int ii = 0; ii < c.nisas; ++ii)
+                for (int ni = 0; ni < c.nn; ++ni)
+                    for (int ti = 0; ti < c.nthreads; ++ti) {
+                        const int64_t n = c.ns[ni];
+                        struct result* rs[2] = {NULL, NULL};
+                        skn_context_set_isa(ctx, c.isas[ii]);
+                        skn_context_set_threads(ctx, c.threads[ti]);
+                        for (int oi = 0; oi < norders; ++oi) {
                             struct result* r = &results[nres++];
                             r->format = p.name;
-                            r->order = p.is_block_quantized ? (order == SKN_ORDER_ROW_MAJOR ? "rm" : "ibm") : "dense";
+                            r->order = p.is_block_quantized ? (orders[oi] == SKN_ORDER_ROW_MAJOR ? "rm" : "ibm") : "dense";
                             r->out = out;
                             r->in = in;
                             r->n = n;
@@ -441,10 +485,8 @@ int skn_cmd_bench(int argc, char** argv) {
                             if (tty)
                                 fprintf(stderr, "\r[%d/%d] %s %s %s n=%ld t=%d          ", done, total, p.name, r->order,
                                         skn_isa_name(r->cap), (long)n, r->threads);
-                            skn_context_set_isa(ctx, r->cap);
-                            skn_context_set_threads(ctx, r->threads);
                             /* Warm up, and learn which kernel runs. */
-                            if (skn_matmul_wt(ctx, x, n, in, views[0], NULL, y, out, &mo) != SKN_OK) {
+                            if (skn_matmul_wt(ctx, x, n, in, views[oi][0], NULL, y, out, &mo) != SKN_OK) {
                                 fprintf(stderr, "\nskn bench: %s\n", skn_last_error());
                                 r->skipped = 1;
                                 continue;
@@ -454,45 +496,36 @@ int skn_cmd_bench(int argc, char** argv) {
                                 r->skipped = 1; /* the reference kernel at n > 1 takes minutes: opt in */
                                 continue;
                             }
-                            double samples[64];
-                            for (int rep = 0; rep < c.reps; ++rep) {
+                            rs[oi] = r;
+                        }
+                        double samples[2][64];
+                        for (int rep = 0; rep < c.reps; ++rep)
+                            for (int oi = 0; oi < norders; ++oi) {
+                                if (rs[oi] == NULL) continue;
                                 const int calls = n == 1 ? copies : 1;
                                 const double t0 = roofline_now();
                                 for (int k = 0; k < calls; ++k)
-                                    skn_matmul_wt(ctx, x, n, in, views[(rep + k) % copies], NULL, y, out, &mo);
-                                samples[rep] = (roofline_now() - t0) / calls;
+                                    skn_matmul_wt(ctx, x, n, in, views[oi][(rep + k) % copies], NULL, y, out, &mo);
+                                samples[oi][rep] = (roofline_now() - t0) / calls;
                             }
-                            qsort(samples, (size_t)c.reps, sizeof(double), cmp_double);
-                            const double t = c.reps % 2 ? samples[c.reps / 2] : 0.5 * (samples[c.reps / 2 - 1] + samples[c.reps / 2]);
+                        for (int oi = 0; oi < norders; ++oi) {
+                            struct result* r = rs[oi];
+                            if (r == NULL) continue;
+                            const double t = median_seconds(samples[oi], c.reps);
                             r->ms = t * 1e3;
                             r->gbps = (double)wbytes / t / 1e9;
                             r->gflops = 2.0 * (double)out * (double)in * (double)n / t / 1e9;
-                            if (n < 32) {
-                                r->roof = r->gbps / read_bw[ti];
-                                r->roof_kind = "read bandwidth";
-                            } else if (p.is_block_quantized && c.precision == SKN_PRECISION_FAST) {
-                                r->roof = r->gflops / int8_peak[ti];
-                                r->roof_kind = "int8 peak";
-                            } else if (strcmp(r->format, "BF16") == 0 && bf16_peak[ti] > 0.0) {
-                                /* Fast BF16 runs vdpbf16ps: two products per lane per instruction. */
-                                r->roof = r->gflops / bf16_peak[ti];
-                                r->roof_kind = "bf16 peak";
-                            } else {
-                                r->roof = r->gflops / f32_peak[ti];
-                                r->roof_kind = "f32 peak";
-                            }
-                            char shp[32];
-                            snprintf(shp, sizeof shp, "%ldx%ld", (long)out, (long)in);
+                            set_roof(r, p.is_block_quantized, c.precision, read_bw[ti], int8_peak[ti], bf16_peak[ti],
+                                     f32_peak[ti]);
                             if (tty) fprintf(stderr, "\r%70s\r", "");
-                            printf("%-7s %-4s %-11s %-12s %4ld %3d %-40s %9.3f %8.1f %9.1f %6.0f%%\n", r->format, r->order,
-                                   skn_isa_name(r->cap), shp, (long)n, r->threads, r->kernel, r->ms, r->gbps, r->gflops,
-                                   100.0 * r->roof);
-                            fflush(stdout);
+                            print_result(r);
                         }
-                free(x);
-                free(y);
-                for (int k = 0; k < copies; ++k) skn_view_release(views[k]);
-                skn_scope_destroy(scope);
+                    }
+            free(x);
+            free(y);
+            for (int oi = 0; oi < norders; ++oi) {
+                for (int k = 0; k < copies; ++k) skn_view_release(views[oi][k]);
+                skn_scope_destroy(scopes[oi]);
             }
             for (int k = 0; k < copies; ++k) free(bufs[k]);
         }

@@ -102,23 +102,60 @@ static void read_work(void* a) {
     r->sink = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7;
 }
 
+/* One core streams faster than a single sequential scan shows: the scan
+ * leans on the hardware prefetcher for one stream, while a GEMV kernel reads
+ * several rows or block columns at once and prefetches ahead. This variant
+ * reads four streams per thread (the thread's quarters) with 16-byte loads
+ * and software prefetch 2 KiB ahead, which keeps more misses in flight. */
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+enum { kStreams = 4, kPrefetchAhead = 2048 };
+
+static void read_streams_work(void* a) {
+    struct read_arg* r = (struct read_arg*)a;
+    const size_t quarter = r->n / kStreams / 8 * 8; /* words per stream, whole cache lines */
+    u64x2 acc[kStreams] = {{0, 0}};
+    for (size_t i = 0; i < quarter; i += 8)
+        for (int s = 0; s < kStreams; ++s) {
+            const uint64_t* line = r->p + (size_t)s * quarter + i;
+            __builtin_prefetch((const char*)line + kPrefetchAhead);
+            u64x2 v0, v1, v2, v3;
+            memcpy(&v0, line, 16);
+            memcpy(&v1, line + 2, 16);
+            memcpy(&v2, line + 4, 16);
+            memcpy(&v3, line + 6, 16);
+            acc[s] += (v0 ^ v1) + (v2 ^ v3);
+        }
+    uint64_t sink = 0;
+    for (int s = 0; s < kStreams; ++s) sink += acc[s][0] + acc[s][1];
+    r->sink = sink;
+}
+
+/* The median GB/s of `fn` reading each thread's `per` words. */
+static double read_median(work_fn fn, void** argp, size_t bytes_read, int threads, int reps) {
+    double gbps[64];
+    if (reps > 64) reps = 64;
+    for (int r = 0; r < reps; ++r) gbps[r] = (double)bytes_read / run_threads(threads, fn, argp) / 1e9;
+    return median(gbps, reps);
+}
+
 double roofline_read_gbps(size_t bytes, int threads, int reps) {
     uint64_t* buf = aligned_alloc(64, bytes);
     if (buf == NULL) return 0.0;
     memset(buf, 1, bytes);
     struct read_arg args[64];
     void* argp[64];
-    const size_t words = bytes / 8, per = words / (size_t)threads;
-    for (int t = 0; t < threads && t < 64; ++t) {
+    if (threads > 64) threads = 64;
+    const size_t words = bytes / 8, per = words / (size_t)threads / (8 * kStreams) * (8 * kStreams);
+    for (int t = 0; t < threads; ++t) {
         args[t].p = buf + (size_t)t * per;
         args[t].n = per;
         argp[t] = &args[t];
     }
-    double gbps[64];
-    if (reps > 64) reps = 64;
-    for (int r = 0; r < reps; ++r) gbps[r] = (double)(per * (size_t)threads * 8) / run_threads(threads, read_work, argp) / 1e9;
+    /* The bound is what the better of the two access patterns reaches. */
+    const double scan = read_median(read_work, argp, per * (size_t)threads * 8, threads, reps);
+    const double streams = read_median(read_streams_work, argp, per * (size_t)threads * 8, threads, reps);
     free(buf);
-    return median(gbps, reps);
+    return scan > streams ? scan : streams;
 }
 
 /* ---- compute peaks */

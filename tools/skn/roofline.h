@@ -7,7 +7,8 @@
 
 #include <stddef.h>
 
-/* Median read bandwidth in GB/s over `bytes` (>= 4x the LLC), `threads` threads. */
+/* Median read bandwidth in GB/s over `bytes` (>= 4x the LLC), `threads` threads:
+ * the better of one sequential scan and four prefetched streams per thread. */
 double roofline_read_gbps(size_t bytes, int threads, int reps);
 /* Median int8 multiply-add peak in GOP/s (2 ops per MAC), using the widest
  * dot-product instruction this CPU has; *how names it. */
