@@ -38,6 +38,14 @@ void check_span(const float* p, int64_t rows, int64_t stride, int64_t width, con
                 const char* stride_name, const char* width_name, const char* buffer) {
     using skn_core::checked_add;
     using skn_core::checked_mul;
+    // The usual case, checked without building the messages (formatting them
+    // cost more than a small GEMV).
+    int64_t last_elem = 0, elems_ok = 0, bytes_ok = 0;
+    uintptr_t end = 0;
+    if (!__builtin_mul_overflow(rows - 1, stride, &last_elem) && !__builtin_add_overflow(last_elem, width, &elems_ok) &&
+        !__builtin_mul_overflow(elems_ok, int64_t(sizeof(float)), &bytes_ok) &&
+        !__builtin_add_overflow(reinterpret_cast<uintptr_t>(p), uintptr_t(bytes_ok), &end))
+        return;
     const std::string last = fmt::format("({} - 1) * {}", rows_name, stride_name);
     const int64_t elems = checked_add(checked_mul(rows - 1, stride, last), width, last + " + " + width_name);
     const int64_t bytes = checked_mul<int64_t>(elems, int64_t(sizeof(float)),
