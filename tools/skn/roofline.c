@@ -247,7 +247,6 @@ __attribute__((target("avx2,fma"))) static void fma256_work(void* a) {
     _mm256_storeu_ps(out, t);
     *(float*)a = out[0];
 }
-#endif
 
 static double peak(int threads, int reps, work_fn fn, double ops_per_thread) {
     int sinks[64];
@@ -258,6 +257,7 @@ static double peak(int threads, int reps, work_fn fn, double ops_per_thread) {
     for (int r = 0; r < reps; ++r) v[r] = ops_per_thread * threads / run_threads(threads, fn, argp) / 1e9;
     return median(v, reps);
 }
+#endif /* x86-64: the compute probes; other targets report no peak */
 
 double roofline_int8_gops(int threads, int reps, const char** how) {
 #if defined(__x86_64__)
