@@ -30,6 +30,8 @@ SKN_API const char* skn_version_string(void) {
 
 SKN_API skn_isa skn_cpu_isa(void) { return skn_core::detected_isa(); }
 
+SKN_API const char* skn_cpu_features(void) { return skn_core::cpu_features_text(); }
+
 SKN_API const char* skn_isa_name(skn_isa isa) {
     // Validate the caller's integer before it becomes an enum (see raw_enum).
     const int64_t raw = skn_core::capi::raw_enum(isa);

@@ -236,6 +236,14 @@ typedef enum skn_isa {
 /* The best tier this CPU and operating system support. Never fails. */
 SKN_API skn_isa skn_cpu_isa(void);
 
+/* The CPU features skn detected, as one line: the architecture, then every
+ * feature the tiers are made of that this CPU and OS provide, e.g.
+ * "x86-64: sse4.2 avx2 fma f16c avx512f avx512bw avx512vl avx512dq avx512vnni"
+ * or "aarch64: neon dotprod i8mm sve sve2 (SVE vector length 256 bits)".
+ * For logs and bug reports; the exact words may grow in later versions.
+ * The string is static (never freed). Never fails. */
+SKN_API const char* skn_cpu_features(void);
+
 /* The lower-case name of a tier ("avx512vnni", "neoni8mm", "sve2"), or
  * "unknown". The names are the ones SKN_ISA accepts. */
 SKN_API const char* skn_isa_name(skn_isa isa);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "runtime/cpu.hpp"
 
+#include <string>
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #include <cpu_features/cpuinfo_x86.h>
@@ -79,6 +81,41 @@ CpuFeatures detect() {
 const CpuFeatures& cpu_features() {
     static const CpuFeatures features = detect();
     return features;
+}
+
+const char* cpu_features_text() {
+    static const std::string text = [] {
+        const CpuFeatures& f = cpu_features();
+        const struct {
+            bool on;
+            const char* name;
+        } bits[] = {
+            {f.sse42, "sse4.2"},           {f.avx2, "avx2"},         {f.fma, "fma"},
+            {f.f16c, "f16c"},              {f.avx_vnni, "avxvnni"},  {f.avx512f, "avx512f"},
+            {f.avx512bw, "avx512bw"},      {f.avx512vl, "avx512vl"}, {f.avx512dq, "avx512dq"},
+            {f.avx512vnni, "avx512vnni"},  {f.avx512bf16, "avx512bf16"}, {f.neon, "neon"},
+            {f.neon_dotprod, "dotprod"},   {f.neon_i8mm, "i8mm"},    {f.sve, "sve"},
+            {f.sve2, "sve2"},
+        };
+#if SKN_X86
+        std::string t = "x86-64:";
+#elif SKN_ARM64
+        std::string t = "aarch64:";
+#else
+        std::string t = "portable build (no SIMD detection):";
+#endif
+        bool any = false;
+        for (const auto& b : bits)
+            if (b.on) {
+                t += ' ';
+                t += b.name;
+                any = true;
+            }
+        if (!any) t += " none";
+        if (f.sve_vector_bits > 0) t += " (SVE vector length " + std::to_string(f.sve_vector_bits) + " bits)";
+        return t;
+    }();
+    return text.c_str();
 }
 
 }  // namespace skn_core

@@ -21,4 +21,9 @@ struct CpuFeatures {
 
 const CpuFeatures& cpu_features();
 
+// "x86-64: avx2 fma f16c avx512f ..." or "aarch64: neon dotprod i8mm sve sve2
+// (SVE vector length 256 bits)": the architecture and every feature bit above
+// that is set, in the order of the struct, built once.
+const char* cpu_features_text();
+
 }  // namespace skn_core

@@ -126,6 +126,29 @@ static void test_cpu(void) {
     CHECK(strcmp(skn_isa_name(SKN_ISA_SVE), "sve") == 0);
     CHECK(strcmp(skn_isa_name(SKN_ISA_SVE2), "sve2") == 0);
     CHECK(strcmp(skn_isa_name((skn_isa)5), "unknown") == 0);
+
+    /* The feature line names the architecture and the features the detected
+     * tier is made of; on SVE, a vector length that is a multiple of 128. */
+    const char* features = skn_cpu_features();
+    CHECK(features != NULL);
+    CHECK(strncmp(features, "x86-64:", 7) == 0 || strncmp(features, "aarch64:", 8) == 0 ||
+          strncmp(features, "portable build", 14) == 0);
+    switch (isa) {
+        case SKN_ISA_AVX512_VNNI: CHECK(strstr(features, " avx512vnni") != NULL); /* fall through */
+        case SKN_ISA_AVX512: CHECK(strstr(features, " avx512bw") != NULL); /* fall through */
+        case SKN_ISA_AVX2: CHECK(strstr(features, " avx2") != NULL); break;
+        case SKN_ISA_AVX_VNNI: CHECK(strstr(features, " avxvnni") != NULL); break;
+        case SKN_ISA_SVE2: CHECK(strstr(features, " sve2") != NULL); /* fall through */
+        case SKN_ISA_SVE: {
+            const char* vl = strstr(features, "(SVE vector length ");
+            CHECK(vl != NULL);
+            if (vl != NULL) CHECK(atoi(vl + 20) > 0 && atoi(vl + 20) % 128 == 0);
+        } /* fall through */
+        case SKN_ISA_NEON_I8MM: CHECK(strstr(features, " i8mm") != NULL); /* fall through */
+        case SKN_ISA_NEON_DOTPROD: CHECK(strstr(features, " dotprod") != NULL); /* fall through */
+        case SKN_ISA_NEON: CHECK(strstr(features, " neon") != NULL); break;
+        default: break;
+    }
 }
 
 struct log_capture {

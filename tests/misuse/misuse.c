@@ -643,6 +643,7 @@ static void case_errors_and_version(void) {
     CHECK(strcmp(skn_isa_name((skn_isa)-7), "unknown") == 0);
     CHECK(strcmp(skn_isa_name((skn_isa)1000), "unknown") == 0);
     CHECK(strlen(skn_isa_name(skn_cpu_isa())) > 0);
+    CHECK(skn_cpu_features() != NULL && skn_cpu_features() == skn_cpu_features()); /* static, built once */
     CHECK(skn_kernel_count() > 0 && skn_kernel_name(-1) == NULL && skn_kernel_name(skn_kernel_count()) == NULL);
     CHECK(skn_kernel_name(0) != NULL);
     CHECK(strcmp(skn_gguf_type_name((skn_gguf_type)-1), "invalid") == 0);
@@ -1049,7 +1050,8 @@ static const misuse_case k_cases[] = {
      "skn_gguf_open"},
     {"open_options_misuse", case_open_options_misuse, "skn_gguf_open skn_gguf_open_memory skn_gguf_close"},
     {"errors_and_version", case_errors_and_version,
-     "skn_last_error skn_status_name skn_version skn_version_string skn_isa_name skn_cpu_isa skn_kernel_count "
+     "skn_last_error skn_status_name skn_version skn_version_string skn_isa_name skn_cpu_isa skn_cpu_features "
+     "skn_kernel_count "
      "skn_kernel_name skn_gguf_type_name"},
     {"quantize_misuse", case_quantize_misuse, "skn_quantized_size skn_quantize skn_dequantize"},
     {"scope_and_view_misuse", case_scope_and_view_misuse,

@@ -11,6 +11,7 @@ int skn_is_help_flag(const char* arg) { return strcmp(arg, "--help") == 0 || str
 
 static int version(void) {
     printf("skn %s (cpu: %s)\n", skn_version_string(), skn_isa_name(skn_cpu_isa()));
+    printf("cpu features: %s\n", skn_cpu_features());
     return 0;
 }
 
