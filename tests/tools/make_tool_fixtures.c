@@ -10,6 +10,12 @@
  *                    a Q8_0 tensor bad.q8 whose block (row 0, block 1) has a
  *                    NaN scale (first non-finite element: 32)
  *   q8.expected.f32  q8.weight decoded with skn_dequantize (raw float32)
+ *   float.gguf       what skn quantize converts: F32 blk.0.attn_q.weight [8 x 256],
+ *                    F16 blk.0.ffn_up.weight [4 x 512], F32 blk.0.attn_norm.weight
+ *                    [256] (1-D: kept), F32 token_embd.weight [16 x 256]
+ *   float.q4_k       the bytes skn quantize must write for its three weights
+ *                    in Q4_K, one after the other (skn_quantize of the values
+ *                    the file holds)
  *   usage: make_tool_fixtures DIR */
 #include <math.h>
 #include <stdint.h>
@@ -30,6 +36,7 @@ typedef struct {
     int64_t rows, cols;
     unsigned char* bytes;
     size_t size;
+    int rank; /* 0 means 2 */
 } tensor;
 
 static void make(tensor* t, const float* src) {
@@ -61,7 +68,8 @@ static void write_file(const char* path, tensor* ts, int n) {
         fail("metadata");
     for (int i = 0; i < n; ++i) {
         const int64_t ne[2] = {ts[i].cols, ts[i].rows};
-        if (skn_gguf_writer_declare_tensor(w, ts[i].name, ts[i].format, 2, ne) != SKN_OK) fail(ts[i].name);
+        if (skn_gguf_writer_declare_tensor(w, ts[i].name, ts[i].format, ts[i].rank ? ts[i].rank : 2, ne) != SKN_OK)
+            fail(ts[i].name);
     }
     skn_gguf_stream* s = NULL;
     if (skn_gguf_stream_begin(w, path, &s) != SKN_OK) fail(path);
@@ -87,11 +95,11 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 2 * 256; ++i) q4src[i] = cosf((float)i * 0.11f) * 0.1f;
     for (int i = 0; i < 2 * 128; ++i) tern[i] = (float)((i * 5) % 3 - 1) * 0.75f;
     for (int i = 0; i < 15; ++i) odd[i] = (float)i - 7.0f;
-    tensor good[5] = {{"values.f32", SKN_FORMAT_F32, 3, 8, NULL, 0},
-                      {"q8.weight", SKN_FORMAT_Q8_0, 4, 96, NULL, 0},
-                      {"q4k.weight", SKN_FORMAT_Q4_K, 2, 256, NULL, 0},
-                      {"ternary.weight", SKN_FORMAT_I2_S, 2, 128, NULL, 0},
-                      {"odd.f32", SKN_FORMAT_F32, 1, 15, NULL, 0}};
+    tensor good[5] = {{"values.f32", SKN_FORMAT_F32, 3, 8, NULL, 0, 0},
+                      {"q8.weight", SKN_FORMAT_Q8_0, 4, 96, NULL, 0, 0},
+                      {"q4k.weight", SKN_FORMAT_Q4_K, 2, 256, NULL, 0, 0},
+                      {"ternary.weight", SKN_FORMAT_I2_S, 2, 128, NULL, 0, 0},
+                      {"odd.f32", SKN_FORMAT_F32, 1, 15, NULL, 0, 0}};
     make(&good[0], values);
     make(&good[1], q8src);
     make(&good[2], q4src);
@@ -110,7 +118,7 @@ int main(int argc, char** argv) {
     }
 
     /* bad.gguf: a NaN in values.f32, and a Q8_0 block with a NaN scale. */
-    tensor bad[5] = {good[0], good[1], good[2], good[3], {"bad.q8", SKN_FORMAT_Q8_0, 4, 96, NULL, 0}};
+    tensor bad[5] = {good[0], good[1], good[2], good[3], {"bad.q8", SKN_FORMAT_Q8_0, 4, 96, NULL, 0, 0}};
     values[13] = NAN;
     bad[0].bytes = NULL;
     make(&bad[0], values);
@@ -120,6 +128,40 @@ int main(int argc, char** argv) {
     snprintf(path, sizeof path, "%s/bad.gguf", argv[1]);
     write_file(path, bad, 5);
     for (int i = 0; i < 5; ++i) free(good[i].bytes);
+
+    /* float.gguf and the Q4_K bytes skn quantize must produce from it. */
+    static float q[8 * 256], up[4 * 512], norm[256], embd[16 * 256];
+    for (int i = 0; i < 8 * 256; ++i) q[i] = sinf((float)i * 0.013f) * 0.5f;
+    for (int i = 0; i < 4 * 512; ++i) up[i] = cosf((float)i * 0.029f) * ((i % 7) - 3.0f) * 0.1f;
+    for (int i = 0; i < 256; ++i) norm[i] = 1.0f + (float)i / 256.0f;
+    for (int i = 0; i < 16 * 256; ++i) embd[i] = (float)((i * 37) % 101 - 50) / 64.0f;
+    tensor fl[4] = {{"blk.0.attn_q.weight", SKN_FORMAT_F32, 8, 256, NULL, 0, 0},
+                    {"blk.0.ffn_up.weight", SKN_FORMAT_F16, 4, 512, NULL, 0, 0},
+                    {"blk.0.attn_norm.weight", SKN_FORMAT_F32, 1, 256, NULL, 0, 1},
+                    {"token_embd.weight", SKN_FORMAT_F32, 16, 256, NULL, 0, 0}};
+    make(&fl[0], q);
+    make(&fl[1], up);
+    make(&fl[2], norm);
+    make(&fl[3], embd);
+    snprintf(path, sizeof path, "%s/float.gguf", argv[1]);
+    write_file(path, fl, 4);
+    /* The F16 tensor's values are what its bytes decode to. */
+    if (skn_dequantize(SKN_FORMAT_F16, fl[1].bytes, fl[1].size, 4, 512, up, 4 * 512) != SKN_OK) fail("decode f16");
+    snprintf(path, sizeof path, "%s/float.q4_k", argv[1]);
+    f = fopen(path, "wb");
+    const float* srcs[3] = {q, up, embd};
+    const int rows[3] = {8, 4, 16}, cols[3] = {256, 512, 256};
+    for (int i = 0; i < 3 && f != NULL; ++i) {
+        tensor t = {"expected", SKN_FORMAT_Q4_K, rows[i], cols[i], NULL, 0, 0};
+        make(&t, srcs[i]);
+        if (fwrite(t.bytes, 1, t.size, f) != t.size) fail("write float.q4_k");
+        free(t.bytes);
+    }
+    if (f == NULL || fclose(f) != 0) {
+        perror(path);
+        return 1;
+    }
+    for (int i = 0; i < 4; ++i) free(fl[i].bytes);
     free(bad[0].bytes);
     free(bad[4].bytes);
     return 0;

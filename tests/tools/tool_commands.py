@@ -4,7 +4,7 @@
 writer made (tests/tools/make_tool_fixtures.c): every check reads the output,
 not only the exit status.
     tool_commands.py SKN MAKE_FIXTURES WORKDIR SKN_H SECTION
-SECTION: verify | dump | inspect_json | doctor."""
+SECTION: verify | dump | inspect_json | doctor | quantize."""
 import hashlib
 import json
 import math
@@ -235,9 +235,65 @@ def test_doctor(good, bad):
     check(p.returncode == 1 and "SKN_ISA" in p.stderr.decode(), f"doctor with a bad SKN_ISA: {p.stderr.decode()}")
 
 
+def test_quantize(good, bad):
+    src = os.path.join(WORK, "float.gguf")
+    outs = [os.path.join(WORK, f"q4k_{t}.gguf") for t in (1, 2)]
+    for f in outs:
+        if os.path.exists(f):
+            os.remove(f)
+    p = run("quantize", "--dry-run", src, outs[0], "q4_k", expect=0)
+    out = text(p)
+    check("as Q4_K (general.file_type 15)" in out and not os.path.exists(outs[0]), f"quantize --dry-run:\n{out}")
+    check(re.search(r"blk\.0\.attn_q\.weight +F32 +Q4_K +8192 +1152 +converted", out)
+          and re.search(r"blk\.0\.ffn_up\.weight +F16 +Q4_K +4096 +1152", out)
+          and re.search(r"blk\.0\.attn_norm\.weight +F32 +F32 +1024 +1024 +1-D: kept", out)
+          and re.search(r"total tensor bytes +29696 +5632", out), f"quantize --dry-run plan:\n{out}")
+
+    run("quantize", "--threads", "1", src, outs[0], "q4_k", expect=0)
+    run("quantize", "--threads", "2", src, outs[1], "Q4_K", expect=0)
+    a, b = open(outs[0], "rb").read(), open(outs[1], "rb").read()
+    check(a == b, "quantize: 1 and 2 threads give different bytes")
+    check(run("verify", outs[0], expect=0).returncode == 0, "quantize output does not verify")
+
+    # Each converted tensor's bytes are skn_quantize's for the values in the file.
+    expected = open(os.path.join(WORK, "float.q4_k"), "rb").read()
+    placed = tensors_of(outs[0])
+    got = b"".join(a[o:o + n] for name, (o, n) in placed.items() if name != "blk.0.attn_norm.weight")
+    check(got == expected, "quantize: Q4_K bytes differ from skn_quantize's")
+    src_bytes, src_placed = open(src, "rb").read(), tensors_of(src)
+    o, n = src_placed["blk.0.attn_norm.weight"]
+    o2, n2 = placed["blk.0.attn_norm.weight"]
+    check(src_bytes[o:o + n] == a[o2:o2 + n2], "quantize: the 1-D norm was not copied unchanged")
+
+    # Metadata: copied in order, then llama.cpp's two keys.
+    keys_in = [m["key"] for m in json.loads(run("inspect", "--json", src, expect=0).stdout)["metadata"]]
+    md_out = json.loads(run("inspect", "--json", outs[0], expect=0).stdout)["metadata"]
+    want = [k for k in keys_in if k != "general.file_type"] + ["general.quantization_version", "general.file_type"]
+    check([m["key"] for m in md_out] == want, f"quantize: key order {[m['key'] for m in md_out]}")
+    check(md_out[-2] == {"key": "general.quantization_version", "type": "u32", "value": 2}
+          and md_out[-1] == {"key": "general.file_type", "type": "u32", "value": 15}, f"quantize: {md_out[-2:]}")
+
+    # Refusals: requantizing without leave, a preset name.
+    refused = os.path.join(WORK, "requant.gguf")
+    if os.path.exists(refused):
+        os.remove(refused)  # from an earlier run
+    p = run("quantize", good, refused, "q8_0", expect=1)
+    err = p.stderr.decode()
+    check('"q4k.weight" is already Q4_K' in err and "--allow-requantize" in err and not os.path.exists(refused),
+          f"quantize without --allow-requantize: {err}")
+    run("quantize", "--allow-requantize", good, refused, "q8_0", expect=0)
+    check(run("verify", refused).returncode == 0, "requantized file does not verify")
+    p = run("quantize", src, refused, "q4_k_m", expect=2)
+    check("llama.cpp file type" in p.stderr.decode(), f"quantize q4_k_m: {p.stderr.decode()}")
+    check(run("quantize", src, refused).returncode == 2, "quantize without TYPE must exit 2")
+    check(run("quantize", "--threads", "0", src, refused, "q4_0").returncode == 2, "--threads 0 must exit 2")
+    check(not [f for f in os.listdir(WORK) if "skn-partial" in f], "quantize left a partial file")
+
+
 def main():
     good, bad = fixtures()
-    {"verify": test_verify, "dump": test_dump, "inspect_json": test_inspect_json, "doctor": test_doctor}[SECTION](
+    {"verify": test_verify, "dump": test_dump, "inspect_json": test_inspect_json, "doctor": test_doctor,
+     "quantize": test_quantize}[SECTION](
         good, bad)
     if failures:
         sys.exit("FAIL:\n" + "\n".join(failures))
