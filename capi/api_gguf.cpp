@@ -21,10 +21,6 @@ using skn_core::capi::require_non_null;
 namespace gguf = skn_core::gguf;
 
 
-struct skn_gguf_writer {
-    gguf::Writer writer;
-};
-
 namespace {
 
 // The integer a caller passed as an enum. C lets any int through an enum

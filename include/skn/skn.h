@@ -31,8 +31,9 @@
  *    skn_scope_destroy must not race with a call using the scope.
  *  - skn_gguf: immutable once open; any number of threads may read one at
  *    once. skn_gguf_close must not race with a call using it.
- *  - skn_context and skn_gguf_writer: one thread at a time (use one context
- *    per calling thread; a context's own pool threads are internal).
+ *  - skn_context, skn_gguf_writer and skn_gguf_stream: one thread at a time
+ *    (use one context per calling thread; a context's own pool threads are
+ *    internal).
  *  - skn_last_error() is per OS thread: it describes the last skn call made
  *    on the calling thread. A Go caller must pin the goroutine with
  *    runtime.LockOSThread() around the skn call and its skn_last_error read
@@ -750,7 +751,9 @@ SKN_API skn_status skn_gguf_array_nested(const skn_gguf* gguf, uint64_t array, u
  * are copied when added) and validates each addition, so whatever it writes
  * reads back with skn_gguf_open. Pairs and tensors are written in the order
  * added; each tensor's data starts at a multiple of the alignment and is
- * zero-padded to it. */
+ * zero-padded to it. For files larger than memory, declare the tensors and
+ * stream their bytes instead (skn_gguf_writer_declare_tensor and
+ * skn_gguf_stream_*, below). */
 
 typedef struct skn_gguf_writer skn_gguf_writer;
 
@@ -835,6 +838,114 @@ SKN_API skn_status skn_gguf_writer_write_memory(const skn_gguf_writer* writer, v
  * SKN_E_INVALID_ARGUMENT (NULL); SKN_E_IO (the file cannot be created,
  * written or renamed: the message has the system's reason). */
 SKN_API skn_status skn_gguf_writer_write_file(const skn_gguf_writer* writer, const char* path);
+
+/* ---- nested arrays. An array of arrays (of arrays..., up to 8 deep, as
+ * readers accept) is described by a tree of skn_gguf_array_value, each
+ * array one node. */
+
+/* One array. Zero-initialise and set struct_size =
+ * sizeof(skn_gguf_array_value) in every node: later versions may append
+ * fields, read only from nodes whose struct_size has room for them. Which
+ * fields are read depends on element_type:
+ *  - a fixed-size type (numbers, BOOL): `count` little-endian elements at
+ *    `data` (bools are bytes 0 or 1), as skn_gguf_writer_add_array takes;
+ *  - SKN_GGUF_TYPE_STRING: `count` strings at `strings`, with `lengths` as
+ *    skn_gguf_writer_add_string_array takes them (NULL: NUL-terminated);
+ *  - SKN_GGUF_TYPE_ARRAY: `count` pointers to the element arrays at
+ *    `arrays` (each its own node; elements may have different types and
+ *    counts, as GGUF allows). */
+typedef struct skn_gguf_array_value {
+    size_t struct_size;
+    skn_gguf_type element_type;
+    uint64_t count;
+    const void* data;
+    const char* const* strings;
+    const size_t* lengths;
+    const struct skn_gguf_array_value* const* arrays;
+} skn_gguf_array_value;
+
+/* Add the array `value` (any element type, arrays of arrays included) under
+ * `key`. Everything is copied; the tree is borrowed for the call only.
+ * A tree deeper than 8 levels (or one that refers back to itself, which
+ * would be infinitely deep) is refused.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL writer, key or value, a key
+ * refused as skn_gguf_writer_add_u8 refuses it, a node with struct_size too
+ * small, an element type outside skn_gguf_type, NULL data, strings or
+ * arrays with a non-zero count, a NULL element array, nesting deeper than
+ * 8: the message names the path to the node, e.g. "value.arrays[2].arrays[0]");
+ * SKN_E_OUT_OF_MEMORY. Thread-safety: as every writer function. */
+SKN_API skn_status skn_gguf_writer_add_array_value(skn_gguf_writer* writer, const char* key,
+                                                   const skn_gguf_array_value* value);
+
+/* ---- streaming a file. For files larger than memory: declare the metadata
+ * and every tensor (name, format, shape) on a writer, begin a stream, then
+ * give each tensor's bytes in the order declared, whole or in chunks. The
+ * file is byte-for-byte the one skn_gguf_writer_write_file writes for the
+ * same metadata and tensors; the stream holds the header and one name and
+ * size per tensor, never tensor data. Like a writer, a stream is used by one
+ * thread at a time. */
+
+/* Declare a tensor whose bytes a stream will be given later. Arguments and
+ * checks as skn_gguf_writer_add_tensor, without data and size: the size is
+ * the tensor's (skn_quantized_size; I2_S trailer included), and
+ * skn_gguf_writer_size counts it, so the final file size is known before any
+ * byte is written. A writer holding declared tensors cannot
+ * skn_gguf_writer_write_memory or _write_file (SKN_E_INVALID_ARGUMENT naming
+ * the tensor); a stream, in turn, takes only declared tensors.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, bad name, bad shape, a file
+ * size that overflows 64 bits); SKN_E_UNKNOWN_FORMAT. */
+SKN_API skn_status skn_gguf_writer_declare_tensor(skn_gguf_writer* writer, const char* name, skn_format format,
+                                                  int32_t rank, const int64_t* ne);
+
+/* A GGUF file being written. */
+typedef struct skn_gguf_stream skn_gguf_stream;
+
+/* Start writing the file `writer` describes to `path`: the header goes to a
+ * new temporary file in the same directory ("<path>.skn-partial-XXXXXX",
+ * created exclusively, so concurrent streams to one path never share one),
+ * which skn_gguf_stream_finish renames over `path`. Until then `path` is
+ * untouched. The stream copies what it needs: the writer may be changed or
+ * destroyed afterwards. Release the stream with skn_gguf_stream_destroy.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, empty path, a tensor added
+ * with its bytes: the message names it); SKN_E_IO (the temporary file cannot
+ * be created or written: the message has the system's reason);
+ * SKN_E_OUT_OF_MEMORY. */
+SKN_API skn_status skn_gguf_stream_begin(const skn_gguf_writer* writer, const char* path, skn_gguf_stream** out);
+
+/* Append `size` bytes at `data` to tensor `name` (ROW_MAJOR bytes, as
+ * skn_quantize writes them). `name` must be the first declared tensor not yet
+ * written in full; a tensor may come in any number of chunks, none running
+ * past its end. When its last byte is written the stream pads it to the
+ * alignment and moves to the next tensor. size 0 is allowed (data may then
+ * be NULL).
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL stream or name, NULL data
+ * with size > 0, a tensor out of order or already written, an unknown name,
+ * a chunk past the tensor's end, a finished stream: the message names the
+ * tensor given, the tensor expected, its position and its written and
+ * declared byte counts; nothing is written); SKN_E_IO (the write failed:
+ * the stream is then broken, its temporary file removed, and every later
+ * call fails with SKN_E_IO saying why). */
+SKN_API skn_status skn_gguf_stream_write(skn_gguf_stream* stream, const char* name, const void* data, size_t size);
+
+/* Where the stream is: *tensor is the index (in declaration order) of the
+ * tensor the next bytes belong to, or the tensor count when every tensor is
+ * written; *written is how many of its bytes are written. Either pointer
+ * may be NULL. Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL stream). */
+SKN_API skn_status skn_gguf_stream_position(const skn_gguf_stream* stream, int64_t* tensor, uint64_t* written);
+
+/* Complete the file: check every tensor is written in full, flush and sync
+ * the temporary file, and rename it over `path` (replacing any file there).
+ * Destroy the stream afterwards either way.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL; a tensor not written in
+ * full: the message names it and its byte counts, and the stream is
+ * unchanged, so the caller may write the rest and finish again; already
+ * finished); SKN_E_IO (sync or rename failed: the temporary file is
+ * removed, `path` untouched). */
+SKN_API skn_status skn_gguf_stream_finish(skn_gguf_stream* stream);
+
+/* Release a stream (NULL is ignored). An unfinished stream's temporary file
+ * is removed: abandoning a stream never leaves a partial file behind. */
+SKN_API void skn_gguf_stream_destroy(skn_gguf_stream* stream);
 
 /* ----- end of GGUF files ----- */
 

@@ -240,9 +240,11 @@ void Writer::check_new_tensor(std::string_view name, std::span<const int64_t> ne
     }
 }
 
-void Writer::add_tensor(std::string_view name, const FormatTraits& format, std::span<const int64_t> ne,
-                        std::span<const uint8_t> bytes) {
-    check_new_tensor(name, ne);
+namespace {
+
+// The byte size of a tensor of `format` with dimensions `ne` (already
+// checked positive, their product representable), trailer included.
+uint64_t tensor_bytes(std::string_view name, const FormatTraits& format, std::span<const int64_t> ne) {
     if (ne[0] % format.block_elems != 0)
         fail(SKN_E_INVALID_ARGUMENT,
              "tensor \"{}\": {} packs {} elements per block but ne[0] is {} (ne is in file order: ne[0] is the "
@@ -250,13 +252,23 @@ void Writer::add_tensor(std::string_view name, const FormatTraits& format, std::
              name, format.name, format.block_elems, ne[0]);
     int64_t elements = 1;
     for (int64_t n : ne) elements = checked_mul(elements, n, fmt::format("the element count of tensor \"{}\" (ne)", name));
-    const uint64_t need = checked_add(
-        checked_mul(uint64_t(elements / format.block_elems), uint64_t(format.block_bytes),
-                    fmt::format("the byte size of tensor \"{}\"", name)),
-        uint64_t(format.tensor_trailer_bytes), fmt::format("the byte size of tensor \"{}\"", name));
-    if (bytes.size() != need)
+    return checked_add(checked_mul(uint64_t(elements / format.block_elems), uint64_t(format.block_bytes),
+                                   fmt::format("the byte size of tensor \"{}\"", name)),
+                       uint64_t(format.tensor_trailer_bytes), fmt::format("the byte size of tensor \"{}\"", name));
+}
+
+}  // namespace
+
+void Writer::add_tensor(std::string_view name, const FormatTraits& format, std::span<const int64_t> ne,
+                        std::span<const uint8_t> bytes) {
+    check_new_tensor(name, ne);
+    const uint64_t need = tensor_bytes(name, format, ne);
+    if (bytes.size() != need) {
+        int64_t elements = 1;
+        for (int64_t n : ne) elements *= n;
         fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\" is given {} bytes but {} elements of {} take {} bytes", name,
              bytes.size(), elements, format.name, need);
+    }
     if (bytes.data() == nullptr) fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": data must not be NULL", name);
     add_raw_tensor(name, int32_t(format.id), ne, bytes);
 }
@@ -267,7 +279,53 @@ void Writer::add_raw_tensor(std::string_view name, int32_t type_id, std::span<co
     PendingTensor t{std::string(name), type_id, int(ne.size()), {1, 1, 1, 1}, {}};
     for (size_t d = 0; d < ne.size(); ++d) t.ne[d] = ne[d];
     t.bytes.assign(bytes.begin(), bytes.end());
+    t.size = t.bytes.size();
     tensors_.push_back(std::move(t));
+}
+
+void Writer::declare_tensor(std::string_view name, const FormatTraits& format, std::span<const int64_t> ne) {
+    check_new_tensor(name, ne);
+    const uint64_t size = tensor_bytes(name, format, ne);
+    // The file's offsets are u64 sums of these sizes: a declared size may be
+    // anything the file can address, not only what memory could hold.
+    PendingTensor t{std::string(name), int32_t(format.id), int(ne.size()), {1, 1, 1, 1}, {}};
+    for (size_t d = 0; d < ne.size(); ++d) t.ne[d] = ne[d];
+    t.size = size;
+    t.declared = true;
+    const std::string what = fmt::format("the file size with tensor \"{}\"", name);
+    uint64_t total = header_size() + alignment_;
+    for (const PendingTensor& p : tensors_) total = checked_add(total, checked_add(p.size, uint64_t(alignment_), what), what);
+    (void)checked_add(total, checked_add(size, uint64_t(alignment_), what), what);
+    tensors_.push_back(std::move(t));
+}
+
+void Writer::require_all_data() const {
+    for (const PendingTensor& t : tensors_)
+        if (t.declared)
+            fail(SKN_E_INVALID_ARGUMENT,
+                 "tensor \"{}\" was declared without its bytes: write this file with a stream "
+                 "(skn_gguf_stream_begin, then skn_gguf_stream_write for each tensor in order)",
+                 t.name);
+}
+
+Writer::StreamPlan Writer::stream_plan() const {
+    for (const PendingTensor& t : tensors_)
+        if (!t.declared)
+            fail(SKN_E_INVALID_ARGUMENT,
+                 "tensor \"{}\" was added with its bytes (skn_gguf_writer_add_tensor); a stream writes only "
+                 "tensors declared with skn_gguf_writer_declare_tensor, whose bytes it is then given in order",
+                 t.name);
+    StreamPlan plan;
+    plan.alignment = alignment_;
+    plan.file_size = file_size();
+    uint64_t head = header_size();
+    head += padding(head, alignment_);
+    plan.header.resize(size_t(head));
+    MemorySink sink(plan.header.data());
+    emit_header(sink);
+    plan.tensors.reserve(tensors_.size());
+    for (const PendingTensor& t : tensors_) plan.tensors.emplace_back(t.name, t.size);
+    return plan;
 }
 
 uint64_t Writer::header_size() const {
@@ -280,12 +338,12 @@ uint64_t Writer::header_size() const {
 uint64_t Writer::file_size() const {
     uint64_t n = header_size();
     n += padding(n, alignment_);
-    for (const PendingTensor& t : tensors_) n += t.bytes.size() + padding(t.bytes.size(), alignment_);
+    for (const PendingTensor& t : tensors_) n += t.size + padding(t.size, alignment_);
     return n;
 }
 
 template <typename Sink>
-void Writer::emit(Sink& sink) const {
+void Writer::emit_header(Sink& sink) const {
     auto put_u32 = [&](uint32_t v) { sink.put(&v, 4); };
     auto put_u64 = [&](uint64_t v) { sink.put(&v, 8); };
     auto put_string = [&](const std::string& s) {
@@ -308,9 +366,14 @@ void Writer::emit(Sink& sink) const {
         for (int d = 0; d < t.rank; ++d) put_u64(uint64_t(t.ne[size_t(d)]));
         put_u32(uint32_t(t.type_id));
         put_u64(offset);
-        offset += t.bytes.size() + padding(t.bytes.size(), alignment_);
+        offset += t.size + padding(t.size, alignment_);
     }
     sink.zeros(size_t(padding(sink.position(), alignment_)));
+}
+
+template <typename Sink>
+void Writer::emit(Sink& sink) const {
+    emit_header(sink);
     for (const PendingTensor& t : tensors_) {
         sink.put(t.bytes.data(), t.bytes.size());
         sink.zeros(size_t(padding(t.bytes.size(), alignment_)));
@@ -318,6 +381,7 @@ void Writer::emit(Sink& sink) const {
 }
 
 void Writer::write_to(uint8_t* dst, size_t capacity) const {
+    require_all_data();
     const uint64_t need = file_size();
     if (dst == nullptr) fail(SKN_E_INVALID_ARGUMENT, "dst must not be NULL");
     if (capacity < need)
@@ -335,6 +399,7 @@ std::vector<uint8_t> Writer::to_bytes() const {
 void Writer::write_file(const std::string& path) const {
     // Written beside the target and renamed over it, so a failure leaves
     // whatever was at `path` untouched and no partial file behind.
+    require_all_data();
     const std::string tmp = path + ".skn-partial";
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
     if (f == nullptr) fail(SKN_E_IO, "cannot create {}: {}", tmp, std::strerror(errno));

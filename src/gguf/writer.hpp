@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "gguf/types.hpp"
@@ -54,6 +55,23 @@ public:
     // check. For tests and tools that must produce files skn refuses to read.
     void add_raw_tensor(std::string_view name, int32_t type_id, std::span<const int64_t> ne,
                         std::span<const uint8_t> bytes);
+    // A tensor whose bytes are not given now: they are written later, in
+    // declaration order, through a Stream (gguf/stream.hpp). Checked as
+    // add_tensor checks a tensor, except for the bytes. A writer holding a
+    // declared tensor cannot write_to or write_file.
+    void declare_tensor(std::string_view name, const FormatTraits& format, std::span<const int64_t> ne);
+
+    // What a stream needs to write the file: the header up to the start of
+    // the data section (padding included), and every tensor's name and
+    // byte size in file order. Refused when a tensor was added with its
+    // bytes (a stream takes every tensor's bytes from its caller).
+    struct StreamPlan {
+        std::vector<uint8_t> header;
+        std::vector<std::pair<std::string, uint64_t>> tensors;
+        uint32_t alignment = kDefaultAlignment;
+        uint64_t file_size = 0;
+    };
+    StreamPlan stream_plan() const;
 
     // Bytes of the whole file.
     uint64_t file_size() const;
@@ -77,13 +95,18 @@ private:
         int rank;
         std::array<int64_t, 4> ne;
         std::vector<uint8_t> bytes;
+        uint64_t size = 0;      // bytes.size(), or the declared size
+        bool declared = false;  // declare_tensor: bytes come later, through a stream
     };
 
     void add_entry(std::string_view key, ValueType type, std::vector<uint8_t> value);
     void check_new_key(std::string_view key) const;
     void check_new_tensor(std::string_view name, std::span<const int64_t> ne) const;
     template <typename Sink>
+    void emit_header(Sink& sink) const;
+    template <typename Sink>
     void emit(Sink& sink) const;
+    void require_all_data() const;
     uint64_t header_size() const;
 
     uint32_t alignment_ = kDefaultAlignment;

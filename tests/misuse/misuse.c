@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -1009,6 +1010,148 @@ static void case_success_clears_message(void) {
     skn_scope_destroy(s);
 }
 
+/* ---- streamed GGUF files and arrays of arrays -------------------------- */
+
+static void case_writer_array_value_misuse(void) {
+    skn_gguf_writer* w = NULL;
+    CHECK(skn_gguf_writer_create(&w) == SKN_OK);
+    const uint32_t nums[2] = {1, 2};
+    skn_gguf_array_value leaf = {sizeof leaf, SKN_GGUF_TYPE_U32, 2, nums, NULL, NULL, NULL};
+    CHECK_ERROR(skn_gguf_writer_add_array_value(NULL, "k", &leaf), SKN_E_INVALID_ARGUMENT, "writer");
+    CHECK_ERROR(skn_gguf_writer_add_array_value(w, NULL, &leaf), SKN_E_INVALID_ARGUMENT, "key");
+    CHECK_ERROR(skn_gguf_writer_add_array_value(w, "", &leaf), SKN_E_INVALID_ARGUMENT, "empty");
+    CHECK_ERROR(skn_gguf_writer_add_array_value(w, "k", NULL), SKN_E_INVALID_ARGUMENT, "value");
+    skn_gguf_array_value bad = leaf;
+    bad.count = UINT64_MAX;
+    CHECK_ERROR(skn_gguf_writer_add_array_value(w, "k", &bad), SKN_E_INVALID_ARGUMENT, "count");
+    bad = leaf;
+    bad.element_type = (skn_gguf_type)-1;
+    CHECK_ERROR(skn_gguf_writer_add_array_value(w, "k", &bad), SKN_E_INVALID_ARGUMENT, "element_type");
+    bad.struct_size = 0;
+    CHECK_ERROR(skn_gguf_writer_add_array_value(w, "k", &bad), SKN_E_INVALID_ARGUMENT, "struct_size");
+    /* An array listing itself, and a huge count of arrays with NULL arrays. */
+    skn_gguf_array_value loop = {sizeof loop, SKN_GGUF_TYPE_ARRAY, 1, NULL, NULL, NULL, NULL};
+    const skn_gguf_array_value* self[1] = {&loop};
+    loop.arrays = self;
+    CHECK_ERROR(skn_gguf_writer_add_array_value(w, "k", &loop), SKN_E_INVALID_ARGUMENT, "deep");
+    skn_gguf_array_value many = {sizeof many, SKN_GGUF_TYPE_ARRAY, UINT64_MAX, NULL, NULL, NULL, NULL};
+    CHECK_ERROR(skn_gguf_writer_add_array_value(w, "k", &many), SKN_E_INVALID_ARGUMENT, "arrays");
+    many.arrays = self;
+    CHECK_ERROR(skn_gguf_writer_add_array_value(w, "k", &many), SKN_E_INVALID_ARGUMENT, "count");
+    /* One big leaf listed 2^40 times would be 2^40 copies: refused by count. */
+    static uint8_t big[1 << 20];
+    skn_gguf_array_value big_leaf = {sizeof big_leaf, SKN_GGUF_TYPE_U8, sizeof big, big, NULL, NULL, NULL};
+    const skn_gguf_array_value* same[4] = {&big_leaf, &big_leaf, &big_leaf, &big_leaf};
+    skn_gguf_array_value four = {sizeof four, SKN_GGUF_TYPE_ARRAY, 4, NULL, NULL, NULL, same};
+    CHECK(skn_gguf_writer_add_array_value(w, "four", &four) == SKN_OK);
+    CHECK_ERROR(skn_gguf_writer_add_array_value(w, "four", &four), SKN_E_INVALID_ARGUMENT, "already");
+    skn_gguf_writer_destroy(w);
+}
+
+static skn_gguf_writer* declared_writer(void) {
+    skn_gguf_writer* w = NULL;
+    CHECK(skn_gguf_writer_create(&w) == SKN_OK);
+    const int64_t ne[1] = {BIG_FLOATS};
+    CHECK(skn_gguf_writer_declare_tensor(w, "big", SKN_FORMAT_F32, 1, ne) == SKN_OK);
+    return w;
+}
+
+static void case_writer_declare_tensor_misuse(void) {
+    skn_gguf_writer* w = NULL;
+    CHECK(skn_gguf_writer_create(&w) == SKN_OK);
+    const int64_t ne[2] = {96, 2}, bad_ne[2] = {95, 2}, zero_ne[2] = {96, 0};
+    const int64_t huge_ne[4] = {(int64_t)1 << 40, (int64_t)1 << 40, (int64_t)1 << 40, 1};
+    const int64_t big_ne[4] = {(int64_t)1 << 30, (int64_t)1 << 30, 2, 1}; /* 2^61 floats: 2^63 bytes */
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(NULL, "t", SKN_FORMAT_Q8_0, 2, ne), SKN_E_INVALID_ARGUMENT, "writer");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(w, NULL, SKN_FORMAT_Q8_0, 2, ne), SKN_E_INVALID_ARGUMENT, "name");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(w, "t", SKN_FORMAT_Q8_0, 2, NULL), SKN_E_INVALID_ARGUMENT, "ne");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(w, "t", SKN_FORMAT_Q8_0, 0, ne), SKN_E_INVALID_ARGUMENT, "rank");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(w, "t", SKN_FORMAT_Q8_0, 5, ne), SKN_E_INVALID_ARGUMENT, "rank");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(w, "t", (skn_format)4, 2, ne), SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(w, "t", (skn_format)-7, 2, ne), SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(w, "t", SKN_FORMAT_Q8_0, 2, bad_ne), SKN_E_INVALID_ARGUMENT, "ne[0]");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(w, "t", SKN_FORMAT_Q8_0, 2, zero_ne), SKN_E_INVALID_ARGUMENT,
+                "positive");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(w, "t", SKN_FORMAT_Q8_0, 4, huge_ne), SKN_E_INVALID_ARGUMENT,
+                "overflows");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(w, "", SKN_FORMAT_Q8_0, 2, ne), SKN_E_INVALID_ARGUMENT, "empty");
+    /* A size the file can address is accepted (nothing is allocated), two
+     * whose sum overflows the file's 64-bit offsets are not. */
+    CHECK(skn_gguf_writer_declare_tensor(w, "huge0", SKN_FORMAT_F32, 3, big_ne) == SKN_OK);
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(w, "huge1", SKN_FORMAT_F32, 3, big_ne), SKN_E_INVALID_ARGUMENT,
+                "file size");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor(w, "huge0", SKN_FORMAT_F32, 1, ne), SKN_E_INVALID_ARGUMENT,
+                "already added");
+    static unsigned char out[256];
+    CHECK_ERROR(skn_gguf_writer_write_memory(w, out, sizeof out), SKN_E_INVALID_ARGUMENT, "huge0");
+    skn_gguf_writer_destroy(w);
+}
+
+static void case_stream_misuse(void) {
+    skn_gguf_writer* w = declared_writer();
+    skn_gguf_stream* s = NULL;
+    char path[512]; /* path_in_dir's buffer is reused by the next call */
+    snprintf(path, sizeof path, "%s", path_in_dir("stream.gguf"));
+    CHECK_ERROR(skn_gguf_stream_begin(NULL, path, &s), SKN_E_INVALID_ARGUMENT, "writer");
+    CHECK_ERROR(skn_gguf_stream_begin(w, NULL, &s), SKN_E_INVALID_ARGUMENT, "path");
+    CHECK_ERROR(skn_gguf_stream_begin(w, path, NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK_ERROR(skn_gguf_stream_begin(w, "", &s), SKN_E_INVALID_ARGUMENT, "empty");
+    CHECK_ERROR(skn_gguf_stream_begin(w, path_in_dir("no/such/dir.gguf"), &s), SKN_E_IO, "cannot create");
+    CHECK(s == NULL);
+    CHECK(skn_gguf_stream_begin(w, path, &s) == SKN_OK);
+    static float data[BIG_FLOATS];
+    CHECK_ERROR(skn_gguf_stream_write(NULL, "big", data, 4), SKN_E_INVALID_ARGUMENT, "stream");
+    CHECK_ERROR(skn_gguf_stream_write(s, NULL, data, 4), SKN_E_INVALID_ARGUMENT, "name");
+    CHECK_ERROR(skn_gguf_stream_write(s, "big", NULL, 4), SKN_E_INVALID_ARGUMENT, "data");
+    CHECK(skn_gguf_stream_write(s, "big", NULL, 0) == SKN_OK);
+    CHECK_ERROR(skn_gguf_stream_write(s, "big", data, SIZE_MAX), SKN_E_INVALID_ARGUMENT, "too many");
+    CHECK_ERROR(skn_gguf_stream_write(s, "", data, 4), SKN_E_INVALID_ARGUMENT, "no tensor");
+    int64_t tensor = -1;
+    uint64_t written = 1;
+    CHECK_ERROR(skn_gguf_stream_position(NULL, &tensor, &written), SKN_E_INVALID_ARGUMENT, "stream");
+    CHECK(skn_gguf_stream_position(s, NULL, NULL) == SKN_OK);
+    CHECK(skn_gguf_stream_position(s, &tensor, &written) == SKN_OK && tensor == 0 && written == 0);
+    CHECK_ERROR(skn_gguf_stream_finish(NULL), SKN_E_INVALID_ARGUMENT, "stream");
+    CHECK_ERROR(skn_gguf_stream_finish(s), SKN_E_INVALID_ARGUMENT, "\"big\"");
+    CHECK(skn_gguf_stream_write(s, "big", data, sizeof data) == SKN_OK);
+    CHECK(skn_gguf_stream_position(s, &tensor, &written) == SKN_OK && tensor == 1 && written == 0);
+    CHECK(skn_gguf_stream_finish(s) == SKN_OK);
+    skn_gguf_stream_destroy(s);
+    skn_gguf_stream_destroy(NULL);
+    /* A directory at the path: the rename fails, the temporary file goes. */
+    CHECK(mkdir(path_in_dir("adir.gguf"), 0700) == 0);
+    s = NULL;
+    CHECK(skn_gguf_stream_begin(w, path_in_dir("adir.gguf"), &s) == SKN_OK);
+    CHECK(skn_gguf_stream_write(s, "big", data, sizeof data) == SKN_OK);
+    CHECK_ERROR(skn_gguf_stream_finish(s), SKN_E_IO, "cannot move");
+    CHECK_ERROR(skn_gguf_stream_write(s, "big", data, 4), SKN_E_IO, "failed earlier");
+    skn_gguf_stream_destroy(s);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -q skn-partial", g_dir);
+    CHECK(system(cmd) != 0);
+    skn_gguf_writer_destroy(w);
+}
+
+/* A write that fails (here: the file size limit) breaks the stream; every
+ * later call says so, and the temporary file is gone. */
+static void case_stream_write_fails(void) {
+    skn_gguf_writer* w = declared_writer();
+    skn_gguf_stream* s = NULL;
+    CHECK(skn_gguf_stream_begin(w, path_in_dir("limited.gguf"), &s) == SKN_OK);
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim = {4096, 4096};
+    CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+    static float data[BIG_FLOATS];
+    CHECK_ERROR(skn_gguf_stream_write(s, "big", data, sizeof data), SKN_E_IO, "cannot write");
+    CHECK_ERROR(skn_gguf_stream_write(s, "big", data, 4), SKN_E_IO, "failed earlier");
+    CHECK_ERROR(skn_gguf_stream_finish(s), SKN_E_IO, "failed earlier");
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "ls '%s' | grep -q limited", g_dir);
+    CHECK(system(cmd) != 0);
+    skn_gguf_stream_destroy(s);
+    skn_gguf_writer_destroy(w);
+}
+
 /* ---- the case table ----------------------------------------------------- */
 
 typedef struct {
@@ -1078,6 +1221,13 @@ static const misuse_case k_cases[] = {
      "skn_gguf_writer_add_f64 skn_gguf_writer_add_bool skn_gguf_writer_add_string skn_gguf_writer_add_tensor "
      "skn_gguf_writer_size skn_gguf_writer_write_memory"},
     {"success_clears_message", case_success_clears_message, "skn_last_error"},
+    {"writer_array_value_misuse", case_writer_array_value_misuse, "skn_gguf_writer_add_array_value"},
+    {"writer_declare_tensor_misuse", case_writer_declare_tensor_misuse,
+     "skn_gguf_writer_declare_tensor skn_gguf_writer_write_memory"},
+    {"stream_misuse", case_stream_misuse,
+     "skn_gguf_stream_begin skn_gguf_stream_write skn_gguf_stream_position skn_gguf_stream_finish "
+     "skn_gguf_stream_destroy"},
+    {"stream_write_fails", case_stream_write_fails, "skn_gguf_stream_write skn_gguf_stream_finish"},
 };
 #define N_CASES (sizeof k_cases / sizeof k_cases[0])
 

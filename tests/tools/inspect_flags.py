@@ -5,6 +5,7 @@
 skn does not implement (shown with its numeric id), and a UTF-8 string
 (printed as UTF-8 under a UTF-8 locale, as \\x escapes under the C locale).
     inspect_flags.py SKN WORKDIR"""
+import json
 import os
 import struct
 import subprocess
@@ -61,6 +62,21 @@ def main() -> None:
         failures.append("the 70-byte tensor name is not flagged with !")
     if "llama.cpp cannot load this file" not in utf8:
         failures.append("no note that llama.cpp cannot load the file")
+    # --json: the same facts, UTF-8 whatever the locale.
+    env = dict(os.environ, LC_ALL="C")
+    emulator = os.environ.get("SKN_EMULATOR", "").split()
+    p = subprocess.run([*emulator, skn, "inspect", "--json", path], env=env, stdout=subprocess.PIPE)
+    doc = json.loads(p.stdout.decode("utf-8"))
+    tensors = {t["name"]: t for t in doc["tensors"]}
+    if doc["metadata"][0]["value"] != "Gewichte größer – 日本語":
+        failures.append("--json under the C locale: the string is not UTF-8")
+    grid = tensors.get("grid.weight", {})
+    if grid.get("type") != "IQ2_XXS" or grid.get("type_id") != 16 or grid.get("supported") is not False:
+        failures.append(f"--json: the unimplemented type is not described: {grid}")
+    if not any(t["name_too_long"] for t in doc["tensors"] if t["name"].startswith("blk.0.xxx")):
+        failures.append("--json: the 70-byte name is not flagged name_too_long")
+    if doc["unsupported_count"] != 1:
+        failures.append("--json: unsupported_count is not 1")
     if failures:
         print(utf8)
         sys.exit("FAIL: " + "; ".join(failures))

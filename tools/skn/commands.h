@@ -6,6 +6,10 @@
 int skn_cmd_demo(int argc, char** argv);
 int skn_cmd_inspect(int argc, char** argv);
 int skn_cmd_bench(int argc, char** argv);
+int skn_cmd_verify(int argc, char** argv);
+int skn_cmd_dump(int argc, char** argv);
+int skn_cmd_doctor(int argc, char** argv);
+int skn_cmd_quantize(int argc, char** argv);
 
 /* "--help" or "-h". */
 int skn_is_help_flag(const char* arg);

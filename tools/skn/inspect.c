@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "help_text.h"
 #include "skn/skn.h"
+#include "tensor_util.h"
 
 enum { kPreviewElements = 4, kPreviewChars = 48, kMaxGgmlName = 63 };
 
@@ -235,6 +236,141 @@ static int inspect(const skn_gguf* g, const char* label) {
     return 0;
 }
 
+/* ---- --json: the same content as the table, values in full */
+
+static void json_number(skn_gguf_type type, const unsigned char* p) {
+    union {
+        uint8_t u8;
+        int8_t i8;
+        uint16_t u16;
+        int16_t i16;
+        uint32_t u32;
+        int32_t i32;
+        uint64_t u64;
+        int64_t i64;
+        float f32;
+        double f64;
+    } v;
+    switch (type) {
+        case SKN_GGUF_TYPE_F32: memcpy(&v.f32, p, 4); skn_json_float(stdout, (double)v.f32, 9); break;
+        case SKN_GGUF_TYPE_F64: memcpy(&v.f64, p, 8); skn_json_float(stdout, v.f64, 17); break;
+        default: print_number(type, p); break; /* integers and bools print as JSON already */
+    }
+}
+
+static int json_array(const skn_gguf* g, uint64_t array) {
+    skn_gguf_type type;
+    uint64_t count = 0;
+    if (skn_gguf_array_info(g, array, &type, &count) != SKN_OK) return -1;
+    const void* data = NULL;
+    uint64_t n = 0;
+    if (type != SKN_GGUF_TYPE_STRING && type != SKN_GGUF_TYPE_ARRAY &&
+        skn_gguf_array_data(g, array, &data, &n) != SKN_OK)
+        return -1;
+    putchar('[');
+    for (uint64_t i = 0; i < count; ++i) {
+        if (i > 0) printf(", ");
+        if (type == SKN_GGUF_TYPE_STRING) {
+            const char* s = NULL;
+            size_t len = 0;
+            if (skn_gguf_array_string(g, array, i, &s, &len) != SKN_OK) return -1;
+            skn_json_string(stdout, s, len);
+        } else if (type == SKN_GGUF_TYPE_ARRAY) {
+            uint64_t inner = 0;
+            if (skn_gguf_array_nested(g, array, i, &inner) != SKN_OK || json_array(g, inner) != 0) return -1;
+        } else {
+            json_number(type, (const unsigned char*)data + i * number_size(type));
+        }
+    }
+    putchar(']');
+    return 0;
+}
+
+static int json_value(const skn_gguf* g, int64_t key, skn_gguf_type type) {
+    if (type == SKN_GGUF_TYPE_ARRAY) {
+        skn_gguf_type element;
+        uint64_t count = 0;
+        if (skn_gguf_array_info(g, (uint64_t)key, &element, &count) != SKN_OK) return -1;
+        printf("\"element_type\": \"%s\", \"count\": %" PRIu64 ", \"value\": ", skn_gguf_type_name(element), count);
+        return json_array(g, (uint64_t)key);
+    }
+    printf("\"value\": ");
+    if (type == SKN_GGUF_TYPE_STRING) {
+        const char* s = NULL;
+        size_t len = 0;
+        if (skn_gguf_get_string(g, key, &s, &len) != SKN_OK) return -1;
+        skn_json_string(stdout, s, len);
+        return 0;
+    }
+    if (type == SKN_GGUF_TYPE_F32) {
+        float v;
+        if (skn_gguf_get_f32(g, key, &v) != SKN_OK) return -1;
+        skn_json_float(stdout, (double)v, 9);
+        return 0;
+    }
+    if (type == SKN_GGUF_TYPE_F64) {
+        double v;
+        if (skn_gguf_get_f64(g, key, &v) != SKN_OK) return -1;
+        skn_json_float(stdout, v, 17);
+        return 0;
+    }
+    return print_value(g, key, type);
+}
+
+static void json_dims(int rank, const int64_t* dims) {
+    putchar('[');
+    for (int d = 0; d < rank; ++d) printf("%s%" PRId64, d ? ", " : "", dims[d]);
+    putchar(']');
+}
+
+static int inspect_json(const skn_gguf* g, const char* label) {
+    const int64_t nkv = skn_gguf_kv_count(g);
+    const int64_t nt = skn_gguf_tensor_count(g);
+    printf("{\"file\": ");
+    skn_json_string(stdout, label, strlen(label));
+    printf(", \"version\": %u, \"file_size\": %" PRIu64 ", \"alignment\": %u, \"data_offset\": %" PRIu64 ",\n",
+           skn_gguf_version(g), skn_gguf_file_size(g), skn_gguf_alignment(g), skn_gguf_data_offset(g));
+    printf(" \"metadata\": [");
+    for (int64_t k = 0; k < nkv; ++k) {
+        const char* key = NULL;
+        size_t key_len = 0;
+        skn_gguf_type type;
+        if (skn_gguf_kv_key(g, k, &key, &key_len) != SKN_OK || skn_gguf_kv_type(g, k, &type) != SKN_OK) return -1;
+        printf("%s\n  {\"key\": ", k ? "," : "");
+        skn_json_string(stdout, key, key_len);
+        printf(", \"type\": \"%s\", ", skn_gguf_type_name(type));
+        if (json_value(g, k, type) != 0) return -1;
+        putchar('}');
+    }
+    printf("%s],\n \"tensors\": [", nkv ? "\n " : "");
+    uint64_t total = 0;
+    for (int64_t i = 0; i < nt; ++i) {
+        skn_gguf_tensor_props t;
+        memset(&t, 0, sizeof t);
+        t.struct_size = sizeof t;
+        if (skn_gguf_tensor_info(g, i, &t) != SKN_OK) return -1;
+        double elements = 1.0;
+        for (int d = 0; d < t.rank; ++d) elements *= (double)t.ne[d];
+        printf("%s\n  {\"name\": ", i ? "," : "");
+        skn_json_string(stdout, t.name, t.name_len);
+        printf(", \"type\": \"%s\", \"type_id\": %" PRId32 ", \"supported\": %s, \"shape_as_stored\": ", t.type_name,
+               (int32_t)t.type_id, t.supported ? "true" : "false");
+        json_dims(t.rank, t.ne);
+        printf(", \"shape_out_in\": ");
+        json_dims(t.rank, t.shape);
+        printf(", \"offset\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"bits_per_weight\": ", t.offset, t.size);
+        if (t.size > 0)
+            printf("%.3f", (double)t.size * 8.0 / elements);
+        else
+            printf("null");
+        printf(", \"name_too_long\": %s}", t.name_len > kMaxGgmlName ? "true" : "false");
+        total += t.size;
+    }
+    printf("%s],\n \"total_bytes\": %" PRIu64 ", \"unsupported_count\": %" PRId64 "}\n", nt ? "\n " : "", total,
+           skn_gguf_unsupported_count(g));
+    return 0;
+}
+
 /* ---- the embedded sample */
 
 static uint64_t g_state = 0x5eedf00dULL;
@@ -301,13 +437,25 @@ done:
 }
 
 int skn_cmd_inspect(int argc, char** argv) {
-    if (argc == 2 && skn_is_help_flag(argv[1])) {
-        fputs(skn_help_skn_inspect, stdout);
-        return 0;
-    }
-    if (argc > 2) {
-        fputs(skn_help_skn_inspect, stderr);
-        return 2;
+    int json = 0;
+    const char* file = NULL;
+    for (int i = 1; i < argc; ++i) {
+        if (skn_is_help_flag(argv[i])) {
+            fputs(skn_help_skn_inspect, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else if (argv[i][0] == '-' && argv[i][1] != 0) {
+            fprintf(stderr, "skn inspect: unknown option \"%s\"\n\n", argv[i]);
+            fputs(skn_help_skn_inspect, stderr);
+            return 2;
+        } else if (file == NULL) {
+            file = argv[i];
+        } else {
+            fputs("skn inspect: give at most one FILE\n\n", stderr);
+            fputs(skn_help_skn_inspect, stderr);
+            return 2;
+        }
     }
     setlocale(LC_CTYPE, "");
     g_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
@@ -321,8 +469,8 @@ int skn_cmd_inspect(int argc, char** argv) {
     size_t sample_size = 0;
     const char* label;
     skn_status st;
-    if (argc == 2) {
-        label = argv[1];
+    if (file != NULL) {
+        label = file;
         st = skn_gguf_open(label, &opts, &g);
     } else {
         label = "embedded sample";
@@ -335,7 +483,7 @@ int skn_cmd_inspect(int argc, char** argv) {
         free(sample);
         return 1;
     }
-    const int rc = inspect(g, label);
+    const int rc = json ? inspect_json(g, label) : inspect(g, label);
     if (rc != 0) fprintf(stderr, "skn inspect: %s\n", skn_last_error());
     skn_gguf_close(g);
     free(sample);

@@ -24,6 +24,10 @@ int main(int argc, char** argv) {
     if (strcmp(cmd, "demo") == 0) return skn_cmd_demo(argc - 1, argv + 1);
     if (strcmp(cmd, "inspect") == 0) return skn_cmd_inspect(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0) return skn_cmd_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "verify") == 0) return skn_cmd_verify(argc - 1, argv + 1);
+    if (strcmp(cmd, "dump") == 0) return skn_cmd_dump(argc - 1, argv + 1);
+    if (strcmp(cmd, "doctor") == 0) return skn_cmd_doctor(argc - 1, argv + 1);
+    if (strcmp(cmd, "quantize") == 0) return skn_cmd_quantize(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0) {
         if (argc == 3 && skn_is_help_flag(argv[2])) {
             fputs(skn_help_skn_version, stdout);

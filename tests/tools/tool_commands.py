@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The skn program's converter commands on GGUF files libskn's streaming
+writer made (tests/tools/make_tool_fixtures.c): every check reads the output,
+not only the exit status.
+    tool_commands.py SKN MAKE_FIXTURES WORKDIR SKN_H SECTION
+SECTION: verify | dump | inspect_json | doctor | quantize."""
+import hashlib
+import json
+import math
+import os
+import re
+import struct
+import subprocess
+import sys
+
+SKN, MAKE, WORK, SKN_H, SECTION = sys.argv[1:6]
+# SKN_EMULATOR: the command a cross build runs programs with (qemu).
+EMULATOR = os.environ.get("SKN_EMULATOR", "").split()
+failures = []
+
+
+def run(*args, expect=None, env=None):
+    p = subprocess.run([*EMULATOR, SKN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=dict(os.environ, **(env or {})))
+    if expect is not None and p.returncode != expect:
+        failures.append(f"skn {' '.join(args)} exited {p.returncode}, expected {expect}: "
+                        f"{p.stderr.decode(errors='replace')}")
+    return p
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def text(p):
+    return p.stdout.decode("utf-8", errors="replace")
+
+
+def fixtures():
+    os.makedirs(WORK, exist_ok=True)
+    p = subprocess.run([*EMULATOR, MAKE, WORK], stderr=subprocess.PIPE)
+    if p.returncode != 0:
+        sys.exit(f"make_tool_fixtures failed: {p.stderr.decode(errors='replace')}")
+    return os.path.join(WORK, "good.gguf"), os.path.join(WORK, "bad.gguf")
+
+
+def tensors_of(path):
+    """name -> (offset, bytes) from skn verify --json."""
+    p = run("verify", "--json", path, expect=0)
+    return {t["name"]: (t["offset"], t["size"]) for t in json.loads(p.stdout)["tensors"]}
+
+
+def test_verify(good, bad):
+    p = run("verify", good, expect=0)
+    out = text(p)
+    for name in ("values.f32", "q8.weight", "q4k.weight", "ternary.weight", "odd.f32"):
+        check(re.search(rf"^  ok +{re.escape(name)} ", out, re.M), f"verify good: no ok line for {name}:\n{out}")
+    check(out.rstrip().endswith("finite"), f"verify good: no OK summary:\n{out}")
+
+    # --hash: SHA-256 of each tensor's bytes as stored, as hashlib computes it.
+    p = run("verify", "--hash", good, expect=0)
+    data = open(good, "rb").read()
+    for name, (offset, size) in tensors_of(good).items():
+        digest = hashlib.sha256(data[offset:offset + size]).hexdigest()
+        check(f"sha256:{digest}" in text(p), f"verify --hash: {name} is not sha256:{digest}:\n{text(p)}")
+    p = run("verify", "--hash", "--json", good, expect=0)
+    doc = json.loads(p.stdout)
+    check(doc["ok"] is True and doc["bad"] == 0 and doc["hash"] == "sha256" and len(doc["tensors"]) == 5,
+          f"verify --json good: {doc}")
+    for t in doc["tensors"]:
+        offset, size = t["offset"], t["size"]
+        check(t["sha256"] == hashlib.sha256(data[offset:offset + size]).hexdigest(), f"verify --json hash of {t}")
+
+    # A NaN in an F32 tensor and a NaN block scale in a Q8_0 tensor.
+    p = run("verify", bad, expect=1)
+    out = text(p)
+    check(re.search(r"BAD +values\.f32 .*element 13 \(row 1, column 5\) is NaN", out),
+          f"verify bad: values.f32's NaN at element 13 not named:\n{out}")
+    check(re.search(r"BAD +bad\.q8 .*element 32 \(row 0, column 32\) is NaN", out),
+          f"verify bad: bad.q8's NaN scale (element 32) not named:\n{out}")
+    check(re.search(r"ok +q8\.weight", out) and "BAD: 2 of 5 tensors" in out, f"verify bad: summary:\n{out}")
+    doc = json.loads(run("verify", "--json", bad, expect=1).stdout)
+    by_name = {t["name"]: t for t in doc["tensors"]}
+    check(doc["ok"] is False and doc["bad"] == 2 and not by_name["values.f32"]["ok"]
+          and "element 13" in by_name["values.f32"]["problem"] and by_name["q8.weight"]["ok"],
+          f"verify --json bad: {doc}")
+
+    # Truncated: the last tensor's bytes run past the end of the file.
+    truncated = os.path.join(WORK, "truncated.gguf")
+    with open(truncated, "wb") as f:
+        f.write(data[:len(data) - 40])
+    p = run("verify", truncated, expect=1)
+    check('"odd.f32"' in text(p) and "BAD" in text(p), f"verify truncated: tensor not named:\n{text(p)}")
+    doc = json.loads(run("verify", "--json", truncated, expect=1).stdout)
+    check(doc["ok"] is False and '"odd.f32"' in doc["error"]["message"], f"verify --json truncated: {doc}")
+
+    # A tensor offset moved off the alignment (patched in the header).
+    offsets = tensors_of(good)
+    header_end = min(o for o, _ in offsets.values())
+    at = data.find(b"q4k.weight", 0, header_end)
+    # name, u32 rank, 2 x u64 ne, u32 type, then the u64 relative offset
+    field = at + len(b"q4k.weight") + 4 + 16 + 4
+    rel = struct.unpack_from("<Q", data, field)[0]
+    misaligned = bytearray(data)
+    struct.pack_into("<Q", misaligned, field, rel + 8)
+    path = os.path.join(WORK, "misaligned.gguf")
+    open(path, "wb").write(misaligned)
+    p = run("verify", path, expect=1)
+    check("q4k.weight" in text(p) and "alignment" in text(p), f"verify misaligned: not named:\n{text(p)}")
+
+    # Usage.
+    check(run("verify").returncode == 2, "verify without FILE must exit 2")
+    check(run("verify", "--bogus", good).returncode == 2, "verify --bogus must exit 2")
+    check(run("verify", good, good).returncode == 2, "verify with two files must exit 2")
+    check(run("verify", os.path.join(WORK, "missing.gguf")).returncode == 1, "verify of a missing file must exit 1")
+
+
+def test_dump(good, bad):
+    # values.f32 holds (8 r + c) / 4.
+    p = run("dump", good, "values.f32", "--rows", "1:3", "--cols", "2:5", expect=0)
+    lines = text(p).splitlines()
+    check(lines[0].startswith("tensor values.f32 F32 [3, 8], rows 1:3, columns 2:5"), f"dump header: {lines[0]}")
+    rows = [[float(v) for v in l.split(":")[1].split()] for l in lines[1:]]
+    check(rows == [[(8 * r + c) / 4 for c in range(2, 5)] for r in (1, 2)], f"dump text values: {rows}")
+
+    p = run("dump", good, "values.f32", "--csv", "--rows", "-1", expect=0)
+    lines = text(p).splitlines()
+    check(lines[0] == "row," + ",".join(str(c) for c in range(8)), f"dump --csv header: {lines[0]}")
+    check(len(lines) == 2 and lines[1].split(",")[0] == "2"
+          and [float(v) for v in lines[1].split(",")[1:]] == [(16 + c) / 4 for c in range(8)],
+          f"dump --csv last row: {lines[1:]}")
+
+    expected = open(os.path.join(WORK, "q8.expected.f32"), "rb").read()
+    p = run("dump", good, "q8.weight", "--raw", "--rows", "1:3", "--cols", "32:64", expect=0)
+    want = b"".join(expected[(r * 96 + 32) * 4:(r * 96 + 64) * 4] for r in (1, 2))
+    check(p.stdout == want, f"dump --raw q8.weight: {len(p.stdout)} bytes differ from skn_dequantize's")
+    p = run("dump", good, "q8.weight", "--csv", expect=0)
+    # 9 significant digits give back the same float32.
+    got = [struct.unpack("<f", struct.pack("<f", float(v)))[0] for l in text(p).splitlines()[1:] for v in l.split(",")[1:]]
+    check(got == list(struct.unpack("<384f", expected)), "dump --csv q8.weight differs from skn_dequantize")
+
+    # I2_S (a per-tensor trailer): rows come from the whole decode.
+    p = run("dump", good, "ternary.weight", "--csv", "--rows", "1:2", "--cols", "0:6", expect=0)
+    vals = [float(v) for v in text(p).splitlines()[1].split(",")[1:]]
+    want = [((i * 5) % 3 - 1) * 0.75 for i in range(128, 134)]
+    check(vals == want, f"dump ternary.weight row 1: {vals}, expected {want}")
+
+    # Statistics of 0, 0.25, ..., 5.75.
+    p = run("dump", good, "values.f32", "--stats", "--bins", "4", expect=0)
+    out = text(p)
+    v = [i / 4 for i in range(24)]
+    mean, rms = sum(v) / 24, math.sqrt(sum(x * x for x in v) / 24)
+    check(re.search(r"^min +0$", out, re.M) and re.search(r"^max +5\.75$", out, re.M), f"dump --stats min/max:\n{out}")
+    got_mean = float(re.search(r"^mean +(\S+)", out, re.M).group(1))
+    got_rms = float(re.search(r"^rms +(\S+)", out, re.M).group(1))
+    check(abs(got_mean - mean) < 1e-7 and abs(got_rms - rms) < 1e-7, f"dump --stats mean/rms: {got_mean}, {got_rms}")
+    counts = [int(m) for m in re.findall(r"^  \[.*?[\])] +(\d+)", out, re.M)]
+    check(counts == [6, 6, 6, 6], f"dump --stats histogram counts {counts}:\n{out}")
+    doc = json.loads(run("dump", good, "values.f32", "--stats", "--json", "--bins", "3", expect=0).stdout)
+    check(doc["count"] == 24 and doc["min"] == 0 and doc["max"] == 5.75 and abs(doc["mean"] - mean) < 1e-7
+          and [b["count"] for b in doc["histogram"]] == [8, 8, 8], f"dump --stats --json: {doc}")
+    doc = json.loads(run("dump", bad, "values.f32", "--stats", "--json", expect=0).stdout)
+    check(doc["nan"] == 1 and doc["finite"] == 23, f"dump --stats counts NaN: {doc}")
+
+    # Refusals.
+    p = run("dump", good, "nope", expect=1)
+    check('no tensor "nope"' in p.stderr.decode() and "values.f32" in p.stderr.decode(),
+          f"dump of an unknown tensor: {p.stderr.decode()}")
+    p = run("dump", good, "values.f32", "--rows", "3:9", expect=2)
+    check("selects nothing inside 0:3" in p.stderr.decode(), f"dump bad --rows: {p.stderr.decode()}")
+    check(run("dump", good, "values.f32", "--rows", "x").returncode == 2, "dump --rows x must exit 2")
+    check(run("dump", good).returncode == 2, "dump without TENSOR must exit 2")
+    check(run("dump", good, "values.f32", "--stats", "--raw").returncode == 2, "--stats --raw must exit 2")
+
+
+def test_inspect_json(good, bad):
+    doc = json.loads(run("inspect", "--json", good, expect=0).stdout)
+    md = {m["key"]: m for m in doc["metadata"]}
+    check([m["key"] for m in doc["metadata"]][:3] == ["general.architecture", "general.name", "general.file_type"],
+          "inspect --json: metadata not in file order")
+    check(md["general.name"]["value"] == 'He said "hi"\n\tGrüße 日本 bad:\ufffd!',
+          f"inspect --json: string not UTF-8/escaped right: {md['general.name']['value']!r}")
+    check(md["general.file_type"] == {"key": "general.file_type", "type": "u32", "value": 7}, f"{md['general.file_type']}")
+    check(md["test.f32"]["value"] == 0.5 and md["test.nan"]["value"] is None, "inspect --json: floats")
+    check(md["test.u64"]["value"] == 2 ** 64 - 1 and md["test.bool"]["value"] is True, "inspect --json: u64/bool")
+    check(md["tokenizer.ggml.tokens"]["value"] == ["<unk>", "\u2581the", 'quote"back\\slash', "tab\there"]
+          and md["tokenizer.ggml.tokens"]["element_type"] == "string" and md["tokenizer.ggml.tokens"]["count"] == 4,
+          f"inspect --json: string array {md['tokenizer.ggml.tokens']}")
+    check(md["test.nested"]["value"] == [[7, -1, 42], ["a b", "c d"]] and md["test.nested"]["element_type"] == "array",
+          f"inspect --json: nested array {md['test.nested']}")
+    ts = {t["name"]: t for t in doc["tensors"]}
+    q8 = ts["q8.weight"]
+    check(q8["type"] == "Q8_0" and q8["shape_as_stored"] == [96, 4] and q8["shape_out_in"] == [4, 96]
+          and q8["bytes"] == 4 * 3 * 34 and q8["bits_per_weight"] == 8.5 and q8["supported"] is True
+          and q8["name_too_long"] is False, f"inspect --json: {q8}")
+    check(doc["total_bytes"] == sum(t["bytes"] for t in doc["tensors"]) and doc["version"] == 3
+          and doc["file_size"] == os.path.getsize(good) and doc["unsupported_count"] == 0, f"inspect --json: {doc}")
+    # The same content as the table: every key and tensor the table lists.
+    table = text(run("inspect", good, expect=0, env={"LC_ALL": "C.UTF-8"}))
+    for m in doc["metadata"]:
+        check(re.search(rf"^  {re.escape(m['key'])} +{m['type']} ", table, re.M), f"table lacks key {m['key']}")
+    for t in doc["tensors"]:
+        check(re.search(rf"^  {re.escape(t['name'])} +{t['type']} +\[{t['shape_as_stored'][0]}, ", table, re.M),
+              f"table lacks tensor {t['name']}")
+    # The embedded sample too, and a bad option.
+    sample = json.loads(run("inspect", "--json", expect=0).stdout)
+    check(sample["file"] == "embedded sample" and len(sample["tensors"]) == 7, "inspect --json of the sample")
+    check(run("inspect", "--bogus").returncode == 2, "inspect --bogus must exit 2")
+
+
+def test_doctor(good, bad):
+    formats = re.findall(r"^\s+SKN_FORMAT_(\w+) = \d+", open(SKN_H).read(), re.M)
+    p = run("doctor", expect=0)
+    out = text(p)
+    for f in formats:
+        check(re.search(rf"^  {f} +(ROW_MAJOR|dense) +matmul_wt_{f.lower()}_", out, re.M),
+              f"doctor lists no kernel for {f}")
+    for section in ("best ISA tier", "online CPUs", "threads", "environment (SKN_*)"):
+        check(section in out, f"doctor lacks '{section}'")
+    p = run("doctor", "--json", expect=0, env={"SKN_ISA": "scalar", "SKN_SOMETHING": "x"})
+    doc = json.loads(p.stdout)
+    check(doc["isa_cap"] == "scalar" and doc["default_threads"] == 1, f"doctor --json: {doc}")
+    env = {e["name"]: e for e in doc["environment"]}
+    check(env["SKN_ISA"]["value"] == "scalar" and "caps" in env["SKN_ISA"]["use"]
+          and "not read" in env["SKN_SOMETHING"]["use"], f"doctor --json environment: {env}")
+    kernels = doc["kernels"]
+    check({k["format"] for k in kernels} == set(formats), "doctor --json: not every format")
+    check(all(k["fast"].endswith("_scalar") and k["exact"].endswith("_scalar") for k in kernels),
+          "doctor under SKN_ISA=scalar must list scalar kernels only")
+    check(sum(k["order"] == "INPUT_BLOCK_MAJOR" for k in kernels) == sum(k["order"] == "ROW_MAJOR" for k in kernels),
+          "doctor --json: every block format in both orders")
+    p = run("doctor", env={"SKN_ISA": "nonsense"})
+    check(p.returncode == 1 and "SKN_ISA" in p.stderr.decode(), f"doctor with a bad SKN_ISA: {p.stderr.decode()}")
+
+
+def test_quantize(good, bad):
+    src = os.path.join(WORK, "float.gguf")
+    outs = [os.path.join(WORK, f"q4k_{t}.gguf") for t in (1, 2)]
+    for f in outs:
+        if os.path.exists(f):
+            os.remove(f)
+    p = run("quantize", "--dry-run", src, outs[0], "q4_k", expect=0)
+    out = text(p)
+    check("as Q4_K (general.file_type 15)" in out and not os.path.exists(outs[0]), f"quantize --dry-run:\n{out}")
+    check(re.search(r"blk\.0\.attn_q\.weight +F32 +Q4_K +8192 +1152 +converted", out)
+          and re.search(r"blk\.0\.ffn_up\.weight +F16 +Q4_K +4096 +1152", out)
+          and re.search(r"blk\.0\.attn_norm\.weight +F32 +F32 +1024 +1024 +1-D: kept", out)
+          and re.search(r"total tensor bytes +29696 +5632", out), f"quantize --dry-run plan:\n{out}")
+
+    run("quantize", "--threads", "1", src, outs[0], "q4_k", expect=0)
+    run("quantize", "--threads", "2", src, outs[1], "Q4_K", expect=0)
+    a, b = open(outs[0], "rb").read(), open(outs[1], "rb").read()
+    check(a == b, "quantize: 1 and 2 threads give different bytes")
+    check(run("verify", outs[0], expect=0).returncode == 0, "quantize output does not verify")
+
+    # Each converted tensor's bytes are skn_quantize's for the values in the file.
+    expected = open(os.path.join(WORK, "float.q4_k"), "rb").read()
+    placed = tensors_of(outs[0])
+    got = b"".join(a[o:o + n] for name, (o, n) in placed.items() if name != "blk.0.attn_norm.weight")
+    check(got == expected, "quantize: Q4_K bytes differ from skn_quantize's")
+    src_bytes, src_placed = open(src, "rb").read(), tensors_of(src)
+    o, n = src_placed["blk.0.attn_norm.weight"]
+    o2, n2 = placed["blk.0.attn_norm.weight"]
+    check(src_bytes[o:o + n] == a[o2:o2 + n2], "quantize: the 1-D norm was not copied unchanged")
+
+    # Metadata: copied in order, then llama.cpp's two keys.
+    keys_in = [m["key"] for m in json.loads(run("inspect", "--json", src, expect=0).stdout)["metadata"]]
+    md_out = json.loads(run("inspect", "--json", outs[0], expect=0).stdout)["metadata"]
+    want = [k for k in keys_in if k != "general.file_type"] + ["general.quantization_version", "general.file_type"]
+    check([m["key"] for m in md_out] == want, f"quantize: key order {[m['key'] for m in md_out]}")
+    check(md_out[-2] == {"key": "general.quantization_version", "type": "u32", "value": 2}
+          and md_out[-1] == {"key": "general.file_type", "type": "u32", "value": 15}, f"quantize: {md_out[-2:]}")
+
+    # Refusals: requantizing without leave, a preset name.
+    refused = os.path.join(WORK, "requant.gguf")
+    if os.path.exists(refused):
+        os.remove(refused)  # from an earlier run
+    p = run("quantize", good, refused, "q8_0", expect=1)
+    err = p.stderr.decode()
+    check('"q4k.weight" is already Q4_K' in err and "--allow-requantize" in err and not os.path.exists(refused),
+          f"quantize without --allow-requantize: {err}")
+    run("quantize", "--allow-requantize", good, refused, "q8_0", expect=0)
+    check(run("verify", refused).returncode == 0, "requantized file does not verify")
+    p = run("quantize", src, refused, "q4_k_m", expect=2)
+    check("llama.cpp file type" in p.stderr.decode(), f"quantize q4_k_m: {p.stderr.decode()}")
+    check(run("quantize", src, refused).returncode == 2, "quantize without TYPE must exit 2")
+    check(run("quantize", "--threads", "0", src, refused, "q4_0").returncode == 2, "--threads 0 must exit 2")
+    check(not [f for f in os.listdir(WORK) if "skn-partial" in f], "quantize left a partial file")
+
+
+def main():
+    good, bad = fixtures()
+    {"verify": test_verify, "dump": test_dump, "inspect_json": test_inspect_json, "doctor": test_doctor,
+     "quantize": test_quantize}[SECTION](
+        good, bad)
+    if failures:
+        sys.exit("FAIL:\n" + "\n".join(failures))
+    print(f"{SECTION}: ok")
+
+
+if __name__ == "__main__":
+    main()

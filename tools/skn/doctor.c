@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/* skn doctor: what libskn sees on this machine and what it would run.
+ * On the public C API only: the kernel chosen for a format and order is
+ * learnt by running a one-row skn_matmul_wt on a small weight with a trace
+ * sink, so it is the dispatcher's own answer, not a re-derivation. */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "help_text.h"
+#include "skn/skn.h"
+#include "tensor_util.h"
+
+extern char** environ;
+
+/* The environment variables libskn reads (skn.h), and what for. */
+static const char* const k_library_env[][2] = {
+    {"SKN_ISA", "caps the ISA tier of new contexts"},
+    {"SKN_LOG", "level of the default log on stderr"},
+};
+
+/* CPU features the kernels' tiers are built from, as /proc/cpuinfo names them. */
+static const char* const k_features[] = {"avx",        "avx2",        "fma",         "f16c",    "avx_vnni",
+                                         "avx512f",    "avx512bw",    "avx512vl",    "avx512dq", "avx512_vnni",
+                                         "avx512_bf16", "asimd",      "asimddp",     "i8mm",    "sve",
+                                         "sve2",       "bf16"};
+
+typedef struct {
+    char kernel[128];
+    char detail[512];
+    int fallback;
+    int seen;
+} traced;
+
+static void on_trace(const skn_trace_event* e, void* user) {
+    traced* t = user;
+    if (e->kind != SKN_TRACE_KERNEL && e->kind != SKN_TRACE_FALLBACK) return;
+    if (e->kind == SKN_TRACE_FALLBACK || !t->seen) {
+        snprintf(t->kernel, sizeof t->kernel, "%s", e->name ? e->name : "?");
+        snprintf(t->detail, sizeof t->detail, "%s", e->detail ? e->detail : "");
+    }
+    t->fallback |= e->kind == SKN_TRACE_FALLBACK;
+    t->seen = 1;
+}
+
+/* "model name" (x86) or "CPU part"/"Hardware" (Arm) from /proc/cpuinfo, and
+ * the feature flags of the first CPU listed there. */
+static void cpu_facts(char* model, size_t model_cap, char* flags, size_t flags_cap) {
+    snprintf(model, model_cap, "unknown");
+    flags[0] = 0;
+    FILE* f = fopen("/proc/cpuinfo", "r");
+    if (f == NULL) return;
+    char line[8192];
+    int have_model = 0, have_flags = 0;
+    while (fgets(line, sizeof line, f) != NULL && !(have_model && have_flags)) {
+        char* colon = strchr(line, ':');
+        if (colon == NULL) continue;
+        char* value = colon + 1;
+        while (*value == ' ' || *value == '\t') ++value;
+        value[strcspn(value, "\n")] = 0;
+        if (!have_model && (strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0)) {
+            snprintf(model, model_cap, "%s", value);
+            have_model = 1;
+        } else if (!have_flags && (strncmp(line, "flags", 5) == 0 || strncmp(line, "Features", 8) == 0)) {
+            size_t at = 0;
+            for (size_t i = 0; i < sizeof k_features / sizeof k_features[0]; ++i) {
+                const size_t n = strlen(k_features[i]);
+                for (const char* p = strstr(value, k_features[i]); p != NULL; p = strstr(p + 1, k_features[i]))
+                    if ((p == value || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0)) {
+                        at += (size_t)snprintf(flags + at, at < flags_cap ? flags_cap - at : 0, "%s%s", at ? " " : "",
+                                               k_features[i]);
+                        break;
+                    }
+                if (at >= flags_cap) break;
+            }
+            have_flags = 1;
+        }
+    }
+    fclose(f);
+}
+
+/* The kernel skn_matmul_wt runs for `format` in `order` at `precision` on
+ * `ctx`: a [4, 3 blocks] weight, one activation row. */
+static int probe(skn_context* ctx, skn_scope* scope, skn_format format, skn_block_order order, skn_precision precision,
+                 traced* out) {
+    skn_format_props fp;
+    memset(&fp, 0, sizeof fp);
+    fp.struct_size = sizeof fp;
+    if (skn_format_info(format, &fp) != SKN_OK) return -1;
+    const int64_t rows = 4, cols = 3 * (int64_t)(fp.block_elems > 1 ? fp.block_elems : 32);
+    size_t bytes = 0;
+    if (skn_quantized_size(format, rows, cols, &bytes) != SKN_OK) return -1;
+    float* w = malloc((size_t)(rows * cols) * sizeof(float));
+    float* x = malloc((size_t)cols * sizeof(float));
+    void* packed = malloc(bytes);
+    skn_view* v = NULL;
+    skn_view* use = NULL;
+    int rc = -1;
+    float y[4];
+    memset(out, 0, sizeof *out);
+    if (w == NULL || x == NULL || packed == NULL) goto done;
+    for (int64_t i = 0; i < rows * cols; ++i) w[i] = (float)((i * 7) % 5 - 2) * 0.25f;
+    for (int64_t i = 0; i < cols; ++i) x[i] = (float)(i % 3) * 0.5f;
+    const int64_t shape[2] = {rows, cols};
+    if (skn_quantize(format, w, rows, cols, packed, bytes) != SKN_OK ||
+        skn_view_from_bytes(packed, bytes, format, shape, 2, SKN_ORDER_ROW_MAJOR, &v) != SKN_OK)
+        goto done;
+    if (order == SKN_ORDER_ROW_MAJOR) {
+        use = skn_view_retain(v);
+    } else if (skn_view_prepack(v, order, scope, NULL, NULL, &use) != SKN_OK) {
+        goto done;
+    }
+    skn_matmul_options mo;
+    memset(&mo, 0, sizeof mo);
+    mo.struct_size = sizeof mo;
+    mo.precision = precision;
+    if (skn_context_set_trace(ctx, on_trace, out) != SKN_OK) goto done;
+    if (skn_matmul_wt(ctx, x, 1, cols, use, NULL, y, rows, &mo) == SKN_OK && out->seen) rc = 0;
+    skn_context_set_trace(ctx, NULL, NULL);
+done:
+    skn_view_release(use);
+    skn_view_release(v);
+    free(packed);
+    free(x);
+    free(w);
+    return rc;
+}
+
+int skn_cmd_doctor(int argc, char** argv) {
+    int json = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (skn_is_help_flag(argv[i])) {
+            fputs(skn_help_skn_doctor, stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else {
+            fprintf(stderr, "skn doctor: unexpected argument \"%s\"\n\n", argv[i]);
+            fputs(skn_help_skn_doctor, stderr);
+            return 2;
+        }
+    }
+    skn_context* ctx = NULL;
+    skn_status st = skn_context_create(&ctx);
+    if (st != SKN_OK) {
+        /* The one way this fails in practice: SKN_ISA names no tier. */
+        fprintf(stderr, "skn doctor: %s: %s\n", skn_status_name(st), skn_last_error());
+        return 1;
+    }
+    skn_scope* scope = NULL;
+    if (skn_scope_create(&scope) != SKN_OK) {
+        fprintf(stderr, "skn doctor: %s\n", skn_last_error());
+        skn_context_destroy(ctx);
+        return 1;
+    }
+    char model[256], flags[512];
+    cpu_facts(model, sizeof model, flags, sizeof flags);
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const char* isa_env = getenv("SKN_ISA");
+    const skn_isa cpu = skn_cpu_isa();
+
+    if (json) {
+        printf("{\"version\": \"%s\", \"cpu\": {\"model\": ", skn_version_string());
+        skn_json_string(stdout, model, strlen(model));
+        printf(", \"online_cpus\": %ld, \"features\": ", cpus);
+        skn_json_string(stdout, flags, strlen(flags));
+        printf(", \"best_isa\": \"%s\"}, \"isa_cap\": ", skn_isa_name(cpu));
+        if (isa_env != NULL && isa_env[0] != 0)
+            skn_json_string(stdout, isa_env, strlen(isa_env));
+        else
+            printf("null");
+        printf(", \"default_threads\": 1, \"environment\": [");
+    } else {
+        printf("libskn %s\n\n", skn_version_string());
+        printf("cpu\n  model            %s\n  online CPUs      %ld\n  features         %s\n", model, cpus,
+               flags[0] ? flags : "(none of the listed ones, or /proc/cpuinfo unreadable)");
+        printf("  best ISA tier    %s (what this CPU and OS run)\n", skn_isa_name(cpu));
+        printf("  ISA cap          %s\n", isa_env != NULL && isa_env[0] ? isa_env : "none (SKN_ISA unset)");
+        printf("\nthreads\n  a new context uses 1 thread; skn_context_set_threads (skn bench --threads) sets more\n");
+        printf("\nenvironment (SKN_*)\n");
+    }
+    int shown = 0;
+    for (char** e = environ; e != NULL && *e != NULL; ++e) {
+        if (strncmp(*e, "SKN_", 4) != 0) continue;
+        const char* eq = strchr(*e, '=');
+        const size_t name_len = eq ? (size_t)(eq - *e) : strlen(*e);
+        const char* use = "not read by libskn (build, test or packaging scripts read some SKN_* variables)";
+        for (size_t k = 0; k < sizeof k_library_env / sizeof k_library_env[0]; ++k)
+            if (strlen(k_library_env[k][0]) == name_len && strncmp(*e, k_library_env[k][0], name_len) == 0)
+                use = k_library_env[k][1];
+        if (json) {
+            printf("%s{\"name\": ", shown ? ", " : "");
+            skn_json_string(stdout, *e, name_len);
+            printf(", \"value\": ");
+            skn_json_string(stdout, eq ? eq + 1 : "", eq ? strlen(eq + 1) : 0);
+            printf(", \"use\": ");
+            skn_json_string(stdout, use, strlen(use));
+            printf("}");
+        } else {
+            printf("  %s  (%s)\n", *e, use);
+        }
+        ++shown;
+    }
+    if (!json && shown == 0) printf("  none set (libskn reads SKN_ISA and SKN_LOG)\n");
+    if (json)
+        printf("], \"kernels\": [");
+    else
+        printf("\nkernels skn_matmul_wt runs (%d registered; a one-row product per format and order)\n"
+               "  %-8s %-17s %-42s %s\n",
+               (int)skn_kernel_count(), "format", "order", "fast precision", "exact precision");
+    int failures = 0, rows = 0;
+    for (int32_t i = 0; i < skn_format_count(); ++i) {
+        const skn_format f = (skn_format)skn_format_at(i);
+        skn_format_props fp;
+        memset(&fp, 0, sizeof fp);
+        fp.struct_size = sizeof fp;
+        if (skn_format_info(f, &fp) != SKN_OK) continue;
+        for (int o = 0; o < (fp.is_block_quantized ? 2 : 1); ++o) {
+            const skn_block_order order = (skn_block_order)o;
+            traced fast, exact;
+            const int ok_fast = probe(ctx, scope, f, order, SKN_PRECISION_FAST, &fast) == 0;
+            const int ok_exact = probe(ctx, scope, f, order, SKN_PRECISION_EXACT, &exact) == 0;
+            const char* order_name = !fp.is_block_quantized ? "dense" : o == 0 ? "ROW_MAJOR" : "INPUT_BLOCK_MAJOR";
+            failures += !ok_fast + !ok_exact;
+            if (json) {
+                printf("%s\n  {\"format\": \"%s\", \"order\": \"%s\", \"fast\": ", rows ? "," : "", fp.name, order_name);
+                if (ok_fast) skn_json_string(stdout, fast.kernel, strlen(fast.kernel)); else printf("null");
+                printf(", \"fast_fallback\": %s, \"exact\": ", ok_fast && fast.fallback ? "true" : "false");
+                if (ok_exact) skn_json_string(stdout, exact.kernel, strlen(exact.kernel)); else printf("null");
+                printf(", \"exact_fallback\": %s}", ok_exact && exact.fallback ? "true" : "false");
+            } else {
+                char a[160], b[160];
+                snprintf(a, sizeof a, "%s%s", ok_fast ? fast.kernel : "(failed)", ok_fast && fast.fallback ? " *" : "");
+                snprintf(b, sizeof b, "%s%s", ok_exact ? exact.kernel : "(failed)",
+                         ok_exact && exact.fallback ? " *" : "");
+                printf("  %-8s %-17s %-42s %s\n", fp.name, order_name, a, b);
+            }
+            ++rows;
+        }
+    }
+    if (json)
+        printf("\n]}\n");
+    else
+        printf("  (* the reference kernel, with a FALLBACK trace event: no SIMD kernel for this tier reads it)\n");
+    if (failures > 0) fprintf(stderr, "skn doctor: %d probes failed: %s\n", failures, skn_last_error());
+    skn_scope_destroy(scope);
+    skn_context_destroy(ctx);
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+#include "tensor_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The length of the valid UTF-8 sequence at s[0..n) (1 for ASCII), or 0. */
+static size_t utf8_length(const unsigned char* s, size_t n) {
+    if (s[0] < 0x80) return 1;
+    size_t len;
+    uint32_t cp;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf) { len = 2; cp = s[0] & 0x1fu; }
+    else if (s[0] >= 0xe0 && s[0] <= 0xef) { len = 3; cp = s[0] & 0x0fu; }
+    else if (s[0] >= 0xf0 && s[0] <= 0xf4) { len = 4; cp = s[0] & 0x07u; }
+    else return 0;
+    if (len > n) return 0;
+    for (size_t i = 1; i < len; ++i) {
+        if ((s[i] & 0xc0) != 0x80) return 0;
+        cp = cp << 6 | (s[i] & 0x3fu);
+    }
+    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return len;
+}
+
+void skn_json_string(FILE* out, const char* s, size_t len) {
+    const unsigned char* u = (const unsigned char*)s;
+    fputc('"', out);
+    for (size_t i = 0; i < len;) {
+        const unsigned char c = u[i];
+        const size_t n = utf8_length(u + i, len - i);
+        if (n == 0) {
+            fputs("\\ufffd", out);
+            i += 1;
+        } else if (c == '"' || c == '\\') {
+            fputc('\\', out);
+            fputc(c, out);
+            i += 1;
+        } else if (c < 0x20 || c == 0x7f) {
+            switch (c) {
+                case '\n': fputs("\\n", out); break;
+                case '\r': fputs("\\r", out); break;
+                case '\t': fputs("\\t", out); break;
+                case '\b': fputs("\\b", out); break;
+                case '\f': fputs("\\f", out); break;
+                default: fprintf(out, "\\u%04x", c); break;
+            }
+            i += 1;
+        } else {
+            fwrite(u + i, 1, n, out);
+            i += n;
+        }
+    }
+    fputc('"', out);
+}
+
+void skn_json_float(FILE* out, double v, int digits) {
+    if (isfinite(v))
+        fprintf(out, "%.*g", digits, v);
+    else
+        fputs("null", out);
+}
+
+int64_t skn_tensor_rows(const skn_gguf_tensor_props* t) {
+    int64_t rows = 1;
+    for (int d = 1; d < t->rank; ++d) rows *= t->ne[d];
+    return rows;
+}
+
+skn_status skn_tensor_decode_rows(const skn_gguf* g, int64_t index, const skn_gguf_tensor_props* t, int64_t row0,
+                                  int64_t nrows, float* dst) {
+    const void* data = NULL;
+    size_t size = 0;
+    skn_status st = skn_gguf_tensor_data(g, index, &data, &size);
+    if (st != SKN_OK) return st;
+    skn_format_props fp;
+    memset(&fp, 0, sizeof fp);
+    fp.struct_size = sizeof fp;
+    if ((st = skn_format_info(t->format, &fp)) != SKN_OK) return st;
+    const int64_t cols = t->ne[0], rows = skn_tensor_rows(t);
+    if (fp.tensor_trailer_bytes == 0) {
+        const size_t row_bytes = (size_t)(cols / fp.block_elems) * (size_t)fp.block_bytes;
+        return skn_dequantize(t->format, (const unsigned char*)data + (size_t)row0 * row_bytes,
+                              (size_t)nrows * row_bytes, nrows, cols, dst, (size_t)(nrows * cols));
+    }
+    /* The trailer (one scale for the whole tensor) sits after every row. */
+    float* all = malloc((size_t)(rows * cols) * sizeof(float));
+    if (all == NULL) return SKN_E_OUT_OF_MEMORY;
+    st = skn_dequantize(t->format, data, size, rows, cols, all, (size_t)(rows * cols));
+    if (st == SKN_OK) memcpy(dst, all + row0 * cols, (size_t)(nrows * cols) * sizeof(float));
+    free(all);
+    return st;
+}
+
+skn_status skn_tool_open(const char* path, skn_gguf** out) {
+    skn_gguf_options opts;
+    memset(&opts, 0, sizeof opts);
+    opts.struct_size = sizeof opts;
+    opts.orientation = SKN_GGUF_OUT_IN;
+    opts.allow_unsupported = 1;
+    return skn_gguf_open(path, &opts, out);
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* What several sub-commands share: JSON strings, tensors as rows of
+ * decoded floats. On the public C API only. */
+#ifndef SKN_TOOL_TENSOR_UTIL_H
+#define SKN_TOOL_TENSOR_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "skn/skn.h"
+
+/* Print `len` bytes as a JSON string (quotes included): valid UTF-8 as is,
+ * '"', '\\' and control characters escaped, and each byte that is not part
+ * of valid UTF-8 as U+FFFD (JSON text must be UTF-8). */
+void skn_json_string(FILE* out, const char* s, size_t len);
+
+/* A float as a JSON value: finite as %.9g, NaN and infinities as null. */
+void skn_json_float(FILE* out, double v, int digits);
+
+/* The tensor as a matrix: `cols` = ne[0] (the contiguous row), `rows` = the
+ * product of the other dimensions. */
+int64_t skn_tensor_rows(const skn_gguf_tensor_props* t);
+
+/* Decode rows [row0, row0 + nrows) of tensor `index` into dst (nrows *
+ * ne[0] floats). Formats with a per-tensor trailer (I2_S) are decoded whole
+ * and the rows copied out. Returns SKN_OK or the status of the failing
+ * call (skn_last_error() has the message). */
+skn_status skn_tensor_decode_rows(const skn_gguf* g, int64_t index, const skn_gguf_tensor_props* t, int64_t row0,
+                                  int64_t nrows, float* dst);
+
+/* Open FILE for the tools: OUT_IN labels, tensors of types skn does not
+ * implement listed (allow_unsupported). */
+skn_status skn_tool_open(const char* path, skn_gguf** out);
+
+#endif
