@@ -23,12 +23,6 @@ static const char* const k_library_env[][2] = {
     {"SKN_LOG", "level of the default log on stderr"},
 };
 
-/* CPU features the kernels' tiers are built from, as /proc/cpuinfo names them. */
-static const char* const k_features[] = {"avx",        "avx2",        "fma",         "f16c",    "avx_vnni",
-                                         "avx512f",    "avx512bw",    "avx512vl",    "avx512dq", "avx512_vnni",
-                                         "avx512_bf16", "asimd",      "asimddp",     "i8mm",    "sve",
-                                         "sve2",       "bf16"};
-
 typedef struct {
     char kernel[128];
     char detail[512];
@@ -47,37 +41,23 @@ static void on_trace(const skn_trace_event* e, void* user) {
     t->seen = 1;
 }
 
-/* "model name" (x86) or "CPU part"/"Hardware" (Arm) from /proc/cpuinfo, and
- * the feature flags of the first CPU listed there. */
-static void cpu_facts(char* model, size_t model_cap, char* flags, size_t flags_cap) {
+/* "model name" (x86) or "Hardware" (Arm) from /proc/cpuinfo. The features
+ * come from skn_cpu_features: what libskn itself detected, not what the
+ * kernel lists. */
+static void cpu_model(char* model, size_t model_cap) {
     snprintf(model, model_cap, "unknown");
-    flags[0] = 0;
     FILE* f = fopen("/proc/cpuinfo", "r");
     if (f == NULL) return;
     char line[8192];
-    int have_model = 0, have_flags = 0;
-    while (fgets(line, sizeof line, f) != NULL && !(have_model && have_flags)) {
+    while (fgets(line, sizeof line, f) != NULL) {
         char* colon = strchr(line, ':');
         if (colon == NULL) continue;
         char* value = colon + 1;
         while (*value == ' ' || *value == '\t') ++value;
         value[strcspn(value, "\n")] = 0;
-        if (!have_model && (strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0)) {
+        if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0) {
             snprintf(model, model_cap, "%s", value);
-            have_model = 1;
-        } else if (!have_flags && (strncmp(line, "flags", 5) == 0 || strncmp(line, "Features", 8) == 0)) {
-            size_t at = 0;
-            for (size_t i = 0; i < sizeof k_features / sizeof k_features[0]; ++i) {
-                const size_t n = strlen(k_features[i]);
-                for (const char* p = strstr(value, k_features[i]); p != NULL; p = strstr(p + 1, k_features[i]))
-                    if ((p == value || p[-1] == ' ') && (p[n] == ' ' || p[n] == 0)) {
-                        at += (size_t)snprintf(flags + at, at < flags_cap ? flags_cap - at : 0, "%s%s", at ? " " : "",
-                                               k_features[i]);
-                        break;
-                    }
-                if (at >= flags_cap) break;
-            }
-            have_flags = 1;
+            break;
         }
     }
     fclose(f);
@@ -157,8 +137,9 @@ int skn_cmd_doctor(int argc, char** argv) {
         skn_context_destroy(ctx);
         return 1;
     }
-    char model[256], flags[512];
-    cpu_facts(model, sizeof model, flags, sizeof flags);
+    char model[256];
+    cpu_model(model, sizeof model);
+    const char* flags = skn_cpu_features();
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     const char* isa_env = getenv("SKN_ISA");
     const skn_isa cpu = skn_cpu_isa();
@@ -176,8 +157,7 @@ int skn_cmd_doctor(int argc, char** argv) {
         printf(", \"default_threads\": 1, \"environment\": [");
     } else {
         printf("libskn %s\n\n", skn_version_string());
-        printf("cpu\n  model            %s\n  online CPUs      %ld\n  features         %s\n", model, cpus,
-               flags[0] ? flags : "(none of the listed ones, or /proc/cpuinfo unreadable)");
+        printf("cpu\n  model            %s\n  online CPUs      %ld\n  features         %s\n", model, cpus, flags);
         printf("  best ISA tier    %s (what this CPU and OS run)\n", skn_isa_name(cpu));
         printf("  ISA cap          %s\n", isa_env != NULL && isa_env[0] ? isa_env : "none (SKN_ISA unset)");
         printf("\nthreads\n  a new context uses 1 thread; skn_context_set_threads (skn bench --threads) sets more\n");
