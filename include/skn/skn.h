@@ -334,6 +334,27 @@ SKN_API skn_status skn_view_shape(const skn_view* view, int64_t shape[4]);
  * block size and the nearest aligned range). */
 SKN_API skn_status skn_view_narrow(const skn_view* view, int dim, int64_t start, int64_t length, skn_view** out);
 
+/* The slice at `index` of dimension `dim`, with that dimension dropped: a
+ * view of rank - 1 dimensions sharing the bytes (nothing is copied). The
+ * other dimensions keep their strides, so the slice is read in the view's
+ * block order and means the same matrix in either order. For a stacked
+ * expert weight [E, out, in] (a GGUF tensor opened SKN_GGUF_OUT_IN, or its
+ * skn_view_prepack copy in either order), skn_view_select(w, 0, e, &we)
+ * gives expert e's [out, in] weight, which skn_matmul_wt takes as it is: in
+ * a fresh [E, out, in] layout each expert's blocks are one contiguous run in
+ * the view's order (INPUT_BLOCK_MAJOR: b * out + o within expert e's run),
+ * so the slice of either order has the strides of a fresh [out, in] weight
+ * and gets that order's SIMD kernels. A slice of a narrowed view keeps the
+ * narrowed strides, as skn_view_narrow's result does.
+ * The block axis (the last dimension) of a packed view cannot be selected: a
+ * single element cannot be cut out of a block. A dense view may select any
+ * dimension. The result keeps the view's bytes alive as any view does.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL view or out, a rank-1 view
+ * (a view keeps at least one dimension: use skn_view_get), dim out of range,
+ * the block axis of a packed view, index outside 0..extent-1: the message
+ * names the dimension, its extent and the valid range). */
+SKN_API skn_status skn_view_select(const skn_view* view, int dim, int64_t index, skn_view** out);
+
 /* Swap two dimensions (metadata only; no byte moves). Dense views only: a
  * packed weight cannot be transposed because its blocks run along the input
  * axis; to compute x * W^T use skn_matmul_wt, which reads W as stored.

@@ -348,6 +348,13 @@ public:
         check(skn_view_narrow(view_, dim, start, length, &v));
         return View(v);
     }
+    /* Index `index` of `dim`, that dimension dropped (skn_view_select): expert e
+     * of a stacked [E, out, in] weight is select(0, e). */
+    View select(int dim, std::int64_t index) const {
+        skn_view* v = nullptr;
+        check(skn_view_select(view_, dim, index, &v));
+        return View(v);
+    }
     View transpose(int dim0, int dim1) const {
         skn_view* v = nullptr;
         check(skn_view_transpose(view_, dim0, dim1, &v));

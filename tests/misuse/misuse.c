@@ -535,6 +535,33 @@ static void case_narrow_messages(void) {
     skn_view_release(v);
 }
 
+static void case_select_messages(void) {
+    skn_view* v = sample_view(); /* Q8_0 [4, 96] */
+    skn_view* out = NULL;
+    CHECK_ERROR(skn_view_select(v, 1, 0, &out), SKN_E_INVALID_ARGUMENT, "block axis");
+    CHECK_ERROR(skn_view_select(v, 0, 4, &out), SKN_E_INVALID_ARGUMENT, "extent 4");
+    CHECK_ERROR(skn_view_select(v, 0, -1, &out), SKN_E_INVALID_ARGUMENT, "valid: 0..3");
+    CHECK_ERROR(skn_view_select(v, 0, INT64_MAX, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_select(v, 0, INT64_MIN, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_select(v, 2, 0, &out), SKN_E_INVALID_ARGUMENT, "dimension 2");
+    CHECK_ERROR(skn_view_select(v, -1, 0, &out), SKN_E_INVALID_ARGUMENT, "dimension -1");
+    CHECK_ERROR(skn_view_select(v, INT_MAX, 0, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_select(v, INT_MIN, 0, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_select(NULL, 0, 0, &out), SKN_E_INVALID_ARGUMENT, "view");
+    CHECK_ERROR(skn_view_select(v, 0, 0, NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK(out == NULL);
+    /* A row of a packed weight is rank 1; nothing is left to select. */
+    skn_view* row = NULL;
+    CHECK(skn_view_select(v, 0, 3, &row) == SKN_OK);
+    CHECK(skn_view_rank(row) == 1);
+    CHECK_ERROR(skn_view_select(row, 0, 0, &out), SKN_E_INVALID_ARGUMENT, "skn_view_get");
+    float a[96], b[4 * 96];
+    CHECK(skn_view_to_float(row, a, 96) == SKN_OK && skn_view_to_float(v, b, 4 * 96) == SKN_OK);
+    CHECK(memcmp(a, b + 3 * 96, sizeof a) == 0);
+    skn_view_release(row);
+    skn_view_release(v);
+}
+
 /* ---- files that change under the reader --------------------------------- */
 
 static void case_truncated_under_reader_in_memory(void) {
@@ -1043,6 +1070,7 @@ static const misuse_case k_cases[] = {
     {"format_sentinel_is_negative", case_format_sentinel_is_negative,
      "skn_view_format skn_format_at skn_format_count skn_format_info skn_format_from_name"},
     {"narrow_messages", case_narrow_messages, "skn_view_narrow"},
+    {"select_messages", case_select_messages, "skn_view_select"},
     {"truncated_under_reader_in_memory", case_truncated_under_reader_in_memory, "skn_gguf_open"},
     {"rewritten_under_reader_in_memory", case_rewritten_under_reader_in_memory, "skn_gguf_open"},
     {"truncated_under_mapped_reader_is_documented", case_truncated_under_mapped_reader_is_documented,
