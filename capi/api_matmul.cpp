@@ -10,6 +10,7 @@
 
 #include "runtime/checked.hpp"
 #include "dispatch/matmul.hpp"
+#include "dispatch/matmul_id.hpp"
 #include "layout/orientation.hpp"
 #include "layout/prepack.hpp"
 #include "runtime/isa.hpp"
@@ -66,6 +67,50 @@ void check_matmul_sizes(const float* x, int64_t x_rows, int64_t x_row_stride, co
         skn_core::fail(SKN_E_INVALID_ARGUMENT, "y_row_stride {} is smaller than a row of {} outputs", y_row_stride, out);
     check_span(x, x_rows, x_row_stride, in, "x_rows", "x_row_stride", "in", "x");
     check_span(y, x_rows, y_row_stride, out, "x_rows", "y_row_stride", "out", "y");
+}
+
+// check_span for a buffer addressed by row and slot: (rows - 1) * row_stride
+// + (k - 1) * slot_stride + width elements of elem_bytes each.
+void check_routed_span(const void* p, size_t elem_bytes, int64_t rows, int64_t row_stride, int64_t k,
+                       int64_t slot_stride, int64_t width, const char* row_stride_name, const char* slot_stride_name,
+                       const char* width_name, const char* buffer) {
+    using skn_core::checked_add;
+    using skn_core::checked_mul;
+    const std::string by_row = fmt::format("(x_rows - 1) * {}", row_stride_name);
+    const std::string by_slot = fmt::format("(k - 1) * {}", slot_stride_name);
+    const std::string sum = fmt::format("{} + {} + {}", by_row, by_slot, width_name);
+    const int64_t elems = checked_add(checked_add(checked_mul(rows - 1, row_stride, by_row),
+                                                  checked_mul(k - 1, slot_stride, by_slot), sum),
+                                      width, sum);
+    const int64_t bytes = checked_mul<int64_t>(elems, int64_t(elem_bytes), fmt::format("({}) * {}", sum, elem_bytes));
+    (void)checked_add<uintptr_t>(reinterpret_cast<uintptr_t>(p), uintptr_t(bytes),
+                                 fmt::format("the end of {} ({})", buffer, sum));
+}
+
+// The spans matmul_wt_id addresses, checked before the core computes any of
+// them. Arguments the core refuses anyway (NULL, counts below 1, negative
+// strides, a weight that is not rank 3) are left to its messages.
+void check_matmul_id_sizes(const float* x, int64_t x_rows, int64_t x_row_stride, int64_t x_slot_stride,
+                           const int32_t* ids, int64_t k, int64_t ids_row_stride, const float* gates,
+                           int64_t gates_row_stride, const skn_core::View& w, const float* y, int64_t y_row_stride,
+                           int64_t y_slot_stride) {
+    const skn_core::Layout& l = w.layout;
+    if (x == nullptr || y == nullptr || ids == nullptr || l.rank != 3 || x_rows < 1 || k < 1) return;
+    if (x_row_stride < 0 || x_slot_stride < 0 || ids_row_stride < 0 || (gates != nullptr && gates_row_stride < 0) ||
+        y_row_stride < 0 || y_slot_stride < 0)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT,
+                       "a stride is negative (x_row_stride {}, x_slot_stride {}, ids_row_stride {}, "
+                       "gates_row_stride {}, y_row_stride {}, y_slot_stride {}): rows and slots go forward",
+                       x_row_stride, x_slot_stride, ids_row_stride, gates_row_stride, y_row_stride, y_slot_stride);
+    const int64_t out = l.shape[1], in = l.shape[2];
+    check_routed_span(x, sizeof(float), x_rows, x_row_stride, k, x_slot_stride, in, "x_row_stride", "x_slot_stride",
+                      "in", "x");
+    check_routed_span(y, sizeof(float), x_rows, y_row_stride, k, y_slot_stride, out, "y_row_stride", "y_slot_stride",
+                      "out", "y");
+    check_routed_span(ids, sizeof(int32_t), x_rows, ids_row_stride, 1, 0, k, "ids_row_stride", "0", "k", "ids");
+    if (gates != nullptr)
+        check_routed_span(gates, sizeof(float), x_rows, gates_row_stride, 1, 0, k, "gates_row_stride", "0", "k",
+                          "gates");
 }
 
 constexpr size_t kOptionsV1Size = offsetof(skn_matmul_options, scope) + sizeof(skn_scope*);
@@ -133,18 +178,45 @@ SKN_API skn_status skn_matmul_wt(skn_context* ctx, const float* x, int64_t x_row
     });
 }
 
+SKN_API skn_status skn_matmul_wt_id(skn_context* ctx, const float* x, int64_t x_rows, int64_t x_row_stride,
+                                    int64_t x_slot_stride, const int32_t* ids, int64_t k, int64_t ids_row_stride,
+                                    const float* gates, int64_t gates_row_stride, const skn_view* w,
+                                    const float* bias, float* y, int64_t y_row_stride, int64_t y_slot_stride,
+                                    const skn_matmul_options* opts) {
+    return guarded([&] {
+        skn_core::Context& c = context_of(ctx);
+        require_non_null(w, "w");
+        check_matmul_id_sizes(x, x_rows, x_row_stride, x_slot_stride, ids, k, ids_row_stride, gates,
+                              gates_row_stride, w->view, y, y_row_stride, y_slot_stride);
+        skn_core::ExpertRouting route;
+        route.ids = ids;
+        route.k = k;
+        route.ids_stride = ids_row_stride;
+        route.gates = gates;
+        route.gates_stride = gates_row_stride;
+        skn_core::matmul_wt_id(c, x, x_rows, x_row_stride, x_slot_stride, route, w->view, bias, y, y_row_stride,
+                               y_slot_stride, to_options(opts));
+    });
+}
+
 SKN_API skn_status skn_prepack_for_matmul(skn_context* ctx, const skn_view* w, skn_scope* scope, skn_view** out) {
     return guarded([&] {
         skn_core::Context& c = context_of(ctx);
         require_non_null(w, "w");
         require_non_null(out, "out");
         const skn_core::Layout& l = w->view.layout;
-        if (l.rank != 2)
-            skn_core::fail(SKN_E_INVALID_ARGUMENT, "a matmul weight is rank 2 [out, in]; this one is {}", l.describe());
-        skn_core::require_out_in(l.shape[0], l.shape[1], *l.format);
+        if (l.rank != 2 && l.rank != 3)
+            skn_core::fail(SKN_E_INVALID_ARGUMENT,
+                           "a matmul weight is rank 2 [out, in] (or rank 3 [E, out, in], stacked experts for "
+                           "skn_matmul_wt_id); this one is {}",
+                           l.describe());
+        skn_core::require_out_in(l.shape[size_t(l.rank - 2)], l.shape[size_t(l.rank - 1)], *l.format);
+        // A stack runs one expert's [out, in] slice at a time: its order is the slice's.
+        const skn_core::View one =
+            l.rank == 3 ? skn_core::with_layout(w->view, skn_core::select(l, 0, 0)) : w->view;
         skn_core::View packed;
         if (l.packed() &&
-            skn_core::prepack(w->view, skn_core::preferred_order(c, w->view), scope ? &scope->scope : nullptr, c.trace(), &packed))
+            skn_core::prepack(w->view, skn_core::preferred_order(c, one), scope ? &scope->scope : nullptr, c.trace(), &packed))
             *out = new_view_handle(packed);
         else
             *out = skn_view_retain(const_cast<skn_view*>(w));

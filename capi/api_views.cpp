@@ -150,6 +150,14 @@ SKN_API skn_status skn_view_narrow(const skn_view* view, int dim, int64_t start,
     });
 }
 
+SKN_API skn_status skn_view_select(const skn_view* view, int dim, int64_t index, skn_view** out) {
+    return guarded([&] {
+        const skn_core::View& v = view_of(view);
+        require_non_null(out, "out");
+        *out = new_view_handle(skn_core::with_layout(v, skn_core::select(v.layout, dim, index)));
+    });
+}
+
 SKN_API skn_status skn_view_transpose(const skn_view* view, int dim0, int dim1, skn_view** out) {
     return guarded([&] {
         const skn_core::View& v = view_of(view);

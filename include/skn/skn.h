@@ -343,6 +343,27 @@ SKN_API skn_status skn_view_shape(const skn_view* view, int64_t shape[4]);
  * block size and the nearest aligned range). */
 SKN_API skn_status skn_view_narrow(const skn_view* view, int dim, int64_t start, int64_t length, skn_view** out);
 
+/* The slice at `index` of dimension `dim`, with that dimension dropped: a
+ * view of rank - 1 dimensions sharing the bytes (nothing is copied). The
+ * other dimensions keep their strides, so the slice is read in the view's
+ * block order and means the same matrix in either order. For a stacked
+ * expert weight [E, out, in] (a GGUF tensor opened SKN_GGUF_OUT_IN, or its
+ * skn_view_prepack copy in either order), skn_view_select(w, 0, e, &we)
+ * gives expert e's [out, in] weight, which skn_matmul_wt takes as it is: in
+ * a fresh [E, out, in] layout each expert's blocks are one contiguous run in
+ * the view's order (INPUT_BLOCK_MAJOR: b * out + o within expert e's run),
+ * so the slice of either order has the strides of a fresh [out, in] weight
+ * and gets that order's SIMD kernels. A slice of a narrowed view keeps the
+ * narrowed strides, as skn_view_narrow's result does.
+ * The block axis (the last dimension) of a packed view cannot be selected: a
+ * single element cannot be cut out of a block. A dense view may select any
+ * dimension. The result keeps the view's bytes alive as any view does.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL view or out, a rank-1 view
+ * (a view keeps at least one dimension: use skn_view_get), dim out of range,
+ * the block axis of a packed view, index outside 0..extent-1: the message
+ * names the dimension, its extent and the valid range). */
+SKN_API skn_status skn_view_select(const skn_view* view, int dim, int64_t index, skn_view** out);
+
 /* Swap two dimensions (metadata only; no byte moves). Dense views only: a
  * packed weight cannot be transposed because its blocks run along the input
  * axis; to compute x * W^T use skn_matmul_wt, which reads W as stored.
@@ -1031,6 +1052,60 @@ SKN_API skn_status skn_matmul_wt(skn_context* ctx, const float* x, int64_t x_row
                                  const skn_view* w, const float* bias, float* y, int64_t y_row_stride,
                                  const skn_matmul_options* opts);
 
+/* Expert-routed matmul_wt, for mixture-of-experts layers: what llama.cpp's
+ * mul_mat_id computes, with its ids checked. w is a stacked expert weight
+ * [E, out, in] (rank 3): a GGUF tensor opened SKN_GGUF_OUT_IN, or its
+ * skn_view_prepack copy in the other order. Each of the x_rows rows is
+ * routed to k experts (k >= 1). For row i, slot s (0 <= s < k) and
+ * e = ids[i * ids_row_stride + s]:
+ *     y_is[o] = g_is * (sum_c x_is[c] * W[e, o, c] + bias[e * out + o])
+ * with x_is = x + i * x_row_stride + s * x_slot_stride,
+ *      y_is = y + i * y_row_stride + s * y_slot_stride (strides in floats),
+ *      g_is = gates[i * gates_row_stride + s]; gates NULL: no multiply;
+ *      bias NULL, or E * out floats (expert e's at bias + e * out).
+ * x_slot_stride 0: every slot of row i reads x row i (the gate and up
+ * projections); x_slot_stride >= in: each slot reads its own row (the down
+ * projection, whose input differs per expert).
+ * Output slot s of row i belongs to its s-th id, in the caller's order; an
+ * id repeated within a row is computed for each slot naming it. The sum
+ * over slots is left to the caller. The outputs of two (row, slot) pairs
+ * must not overlap: y_slot_stride >= out and y_row_stride >= (k - 1) *
+ * y_slot_stride + out (rows of k slots: llama.cpp's [n, k, out] is
+ * y_slot_stride = out, y_row_stride = k * out), or y_row_stride >= out and
+ * y_slot_stride >= (x_rows - 1) * y_row_stride + out (slot-major).
+ * The slots routed to one expert are gathered into one batch, in (row, slot)
+ * order, and run through the kernel skn_matmul_wt chooses for that expert's
+ * [out, in] slice (skn_view_select(w, 0, e)) under the same options, its
+ * fallbacks and strict mode included: each used expert's weight is read
+ * once per call however many rows it serves, and an expert no slot names
+ * is not read. The work is split over (expert, output rows) on the
+ * context's threads.
+ * Bits: y_is is bit-identical to g_is times (one float multiply, skipped
+ * when gates is NULL) the matching row of skn_matmul_wt over that batch and
+ * slice, with bias + e * out, under the same options and ISA cap; so, as
+ * for skn_matmul_wt, the same in either block order and for any thread
+ * count. A row's bits depend on its batch only where docs/kernels.md says
+ * (exact precision: batches under 4 rows against 4 or more; libxsmm's F32
+ * path from 128 rows); elsewhere they equal skn_matmul_wt of that row alone.
+ * Trace: one KERNEL event per call (n = x_rows * k, out and in of an
+ * expert), one FALLBACK event when experts ran on the reference, and an
+ * ADAPTER event for each expert slice prepack_weights relaid out.
+ * ids and gates are read during the call only; x, ids, gates and bias are
+ * not written. Ids are read before any output is written.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL ctx, x, ids, w or y; a weight
+ * that is not rank 3 [E, out, in]; x_rows or k below 1; an id outside
+ * 0..E-1: the message names its row, its slot, the id and E; a stride
+ * smaller than what it steps over, or x_slot_stride neither 0 nor >= in;
+ * overlapping outputs; y overlapping x, gates or bias; sizes whose products
+ * overflow; a NaN or infinity in x in fast precision, named by position);
+ * SKN_E_UNSUPPORTED (strict and an expert could only fall back);
+ * SKN_E_OUT_OF_MEMORY. Nothing is written on error. */
+SKN_API skn_status skn_matmul_wt_id(skn_context* ctx, const float* x, int64_t x_rows, int64_t x_row_stride,
+                                    int64_t x_slot_stride, const int32_t* ids, int64_t k, int64_t ids_row_stride,
+                                    const float* gates, int64_t gates_row_stride, const skn_view* w,
+                                    const float* bias, float* y, int64_t y_row_stride, int64_t y_slot_stride,
+                                    const skn_matmul_options* opts);
+
 /* Prepare a weight for skn_matmul_wt once, at load: check it is [out, in]
  * (skn_require_out_in), then return it in the block order that is fastest
  * for this context's ISA cap (fast precision). Both orders have SIMD kernels
@@ -1043,12 +1118,16 @@ SKN_API skn_status skn_matmul_wt(skn_context* ctx, const float* x, int64_t x_row
  * IQ4_NL and MXFP4 and ROW_MAJOR for Q8_0, TQ2_0 and NVFP4
  * (docs/performance.md). Call it once per weight at load, not per call: a
  * conversion copies the whole weight.
+ * A stacked expert weight [E, out, in] for skn_matmul_wt_id is taken too:
+ * it gets the order one expert's [out, in] slice would get, and a copy
+ * permutes each expert's matrix on its own (skn_view_select's slices of the
+ * result are fresh [out, in] weights of that order).
  * A weight already in that order is returned as is (the same handle, one
  * more reference): calling this twice copies nothing. Otherwise the copy
  * lives in `scope` and an ADAPTER event is sent to the context's trace sink
  * (with no sink, to the log at SKN_LOG_DEBUG).
- * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL arguments, not [out, in],
- * NULL scope when a copy is needed); SKN_E_OUT_OF_MEMORY. */
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL arguments, not [out, in] or
+ * [E, out, in], NULL scope when a copy is needed); SKN_E_OUT_OF_MEMORY. */
 SKN_API skn_status skn_prepack_for_matmul(skn_context* ctx, const skn_view* w, skn_scope* scope, skn_view** out);
 
 /* Every registered kernel, by name: matmul_wt_<format>_<order>_<activation>_<isa>

@@ -348,6 +348,13 @@ public:
         check(skn_view_narrow(view_, dim, start, length, &v));
         return View(v);
     }
+    /* Index `index` of `dim`, that dimension dropped (skn_view_select): expert e
+     * of a stacked [E, out, in] weight is select(0, e). */
+    View select(int dim, std::int64_t index) const {
+        skn_view* v = nullptr;
+        check(skn_view_select(view_, dim, index, &v));
+        return View(v);
+    }
     View transpose(int dim0, int dim1) const {
         skn_view* v = nullptr;
         check(skn_view_transpose(view_, dim0, dim1, &v));
@@ -543,6 +550,40 @@ public:
             throw Error(SKN_E_INVALID_ARGUMENT, "skn::Context::matmul_wt: bias holds fewer than out floats");
         std::vector<float> y(static_cast<std::size_t>(x_rows) * static_cast<std::size_t>(out));
         matmul_wt(x.data(), x_rows, in, w, bias.empty() ? nullptr : bias.data(), y.data(), out, options);
+        return y;
+    }
+
+    /* Expert-routed y = x * W[e]^T (+ bias[e]) (* gate) per (row, slot), all
+     * strides given (the C call, skn_matmul_wt_id, checked). */
+    void matmul_wt_id(const float* x, std::int64_t x_rows, std::int64_t x_row_stride, std::int64_t x_slot_stride,
+                      const std::int32_t* ids, std::int64_t k, std::int64_t ids_row_stride, const float* gates,
+                      std::int64_t gates_row_stride, const View& w, const float* bias, float* y,
+                      std::int64_t y_row_stride, std::int64_t y_slot_stride,
+                      const MatmulOptions& options = MatmulOptions()) {
+        const skn_matmul_options o = options.to_c();
+        check(skn_matmul_wt_id(ctx_, x, x_rows, x_row_stride, x_slot_stride, ids, k, ids_row_stride, gates,
+                               gates_row_stride, w.get(), bias, y, y_row_stride, y_slot_stride, &o));
+    }
+
+    /* y[x_rows, k, out]: row i of x[x_rows, in] through experts ids[i * k + s]
+     * of w [E, out, in], each slot's output times gates[i * k + s] if gates
+     * is not empty (llama.cpp's mul_mat_id layout, dense rows). */
+    std::vector<float> matmul_wt_id(span<const float> x, std::int64_t x_rows, span<const std::int32_t> ids,
+                                    std::int64_t k, const View& w, span<const float> gates = span<const float>(),
+                                    const MatmulOptions& options = MatmulOptions()) {
+        const std::vector<std::int64_t> s = w.shape();
+        if (s.size() != 3)
+            throw Error(SKN_E_INVALID_ARGUMENT, "skn::Context::matmul_wt_id: the weight must be [E, out, in]");
+        const std::int64_t out = s[1], in = s[2];
+        if (x_rows < 1 || k < 1 || x.size() < static_cast<std::size_t>(x_rows) * static_cast<std::size_t>(in))
+            throw Error(SKN_E_INVALID_ARGUMENT, "skn::Context::matmul_wt_id: x holds " + std::to_string(x.size()) +
+                                                    " floats, fewer than x_rows * in, or x_rows or k is below 1");
+        const std::size_t slots = static_cast<std::size_t>(x_rows) * static_cast<std::size_t>(k);
+        if (ids.size() < slots || (!gates.empty() && gates.size() < slots))
+            throw Error(SKN_E_INVALID_ARGUMENT, "skn::Context::matmul_wt_id: ids (or gates) hold fewer than x_rows * k values");
+        std::vector<float> y(slots * static_cast<std::size_t>(out));
+        matmul_wt_id(x.data(), x_rows, in, 0, ids.data(), k, k, gates.empty() ? nullptr : gates.data(), k, w, nullptr,
+                     y.data(), k * out, out, options);
         return y;
     }
 

@@ -20,10 +20,10 @@ constexpr int64_t kParallelFloats = int64_t(1) << 16;
 // enough that a few rows still split over two threads.
 constexpr int64_t kFloatsPerTask = int64_t(1) << 14;
 
-// True when no element of p[0, n) is an infinity or a NaN. Adding one to an
-// all-ones exponent carries into the sign bit, and only there: and, add and
-// or vectorize, where a per-element std::isfinite cost as much as the Q4_0
-// GEMV it guards.
+}  // namespace
+
+// Adding one to an all-ones exponent carries into the sign bit, and only
+// there: and, add and or vectorize.
 bool all_finite(const float* p, int64_t n) {
     uint32_t carry = 0;
     for (int64_t k = 0; k < n; ++k) {
@@ -33,8 +33,6 @@ bool all_finite(const float* p, int64_t n) {
     }
     return (carry & 0x80000000u) == 0;
 }
-
-}  // namespace
 
 QuantizedActivations quantize_activations(Context& ctx, const FormatTraits& act, const float* x, int64_t n,
                                           int64_t x_stride, int64_t in, bool decode_too) {

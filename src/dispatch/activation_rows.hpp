@@ -20,6 +20,10 @@ struct QuantizedActivations {
     const float* xf = nullptr;    // n rows of `in` floats (decode_too only)
 };
 
+// True when no element of p[0, n) is an infinity or a NaN (vectorized: a
+// per-element std::isfinite costs as much as a Q4_0 GEMV).
+bool all_finite(const float* p, int64_t n);
+
 // Throws SKN_E_INVALID_ARGUMENT naming the first non-finite activation
 // (lowest row, then lowest column), whatever the thread split.
 QuantizedActivations quantize_activations(Context& ctx, const FormatTraits& act, const float* x, int64_t n,

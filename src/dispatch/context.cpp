@@ -50,4 +50,14 @@ uint8_t* Context::byte_scratch(size_t bytes) {
     return bytes_.data();
 }
 
+int64_t* Context::index_scratch(size_t count) {
+    if (indices_.size() < count) indices_.resize(count);
+    return indices_.data();
+}
+
+float* Context::output_scratch(size_t count) {
+    if (outputs_.size() < count) outputs_.resize(count);
+    return outputs_.data();
+}
+
 }  // namespace skn_core

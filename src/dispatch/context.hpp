@@ -42,6 +42,10 @@ public:
     // Scratch that grows to the largest call seen and is then reused.
     float* float_scratch(size_t count);
     uint8_t* byte_scratch(size_t bytes);
+    // matmul_wt_id's: its routing tables and the outputs it gathers per
+    // expert before scattering them to the caller's (row, slot) places.
+    int64_t* index_scratch(size_t count);
+    float* output_scratch(size_t count);
 
 private:
     int threads_ = 1;
@@ -52,6 +56,8 @@ private:
     const Registry* registry_;
     std::vector<float> floats_;
     std::vector<uint8_t> bytes_;
+    std::vector<int64_t> indices_;
+    std::vector<float> outputs_;
 };
 
 }  // namespace skn_core

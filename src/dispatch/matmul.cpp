@@ -15,23 +15,19 @@
 namespace skn_core {
 namespace {
 
-struct Choice {
-    const Kernel* kernel = nullptr;
-    bool relayout = false;          // prepack the weight to the other order first
-    std::string fallback_reason;    // non-empty: the reference ran although SIMD was allowed
-};
-
 LayoutClass other_order_class(LayoutClass c) {
     return c == LayoutClass::BlockedRowMajor ? LayoutClass::BlockedInputMajor : LayoutClass::BlockedRowMajor;
 }
 
-Choice choose(const Context& ctx, const View& w, FormatId act, const MatmulOptions& opts) {
+}  // namespace
+
+KernelChoice choose_kernel(const Context& ctx, const View& w, FormatId act, const MatmulOptions& opts) {
     const Layout& l = w.layout;
     const FormatTraits& f = *l.format;
     const LayoutClass cls = l.layout_class();
     const Registry& reg = ctx.registry();
     const skn_isa cap = ctx.isa_cap();
-    Choice c;
+    KernelChoice c;
     c.kernel = reg.best(f.id, cls, act, cap, &l);
     if (c.kernel == nullptr)
         fail(SKN_E_INTERNAL, "no kernel, not even the reference, for {} (a registry without reference kernels?)",
@@ -93,6 +89,8 @@ void emit_kernel_event(const Context& ctx, skn_trace_kind kind, const Kernel& k,
     ctx.trace().emit(e);
 }
 
+namespace {
+
 void check_args(const float* x, int64_t n, int64_t x_stride, const View& w, float* y, int64_t y_stride) {
     if (x == nullptr || y == nullptr) fail(SKN_E_INVALID_ARGUMENT, "x and y must not be NULL");
     const Layout& l = w.layout;
@@ -138,7 +136,7 @@ void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const 
     check_args(x, n, x_stride, w_in, y, y_stride);
     const FormatTraits& f = *w_in.layout.format;
     const FormatId act = activation_for(f, opts.precision);
-    Choice choice = choose(ctx, w_in, act, opts);
+    KernelChoice choice = choose_kernel(ctx, w_in, act, opts);
     if (!choice.fallback_reason.empty() && opts.strict) fail(SKN_E_UNSUPPORTED, "strict: {}", choice.fallback_reason);
 
     View w = w_in;

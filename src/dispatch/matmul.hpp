@@ -4,6 +4,8 @@
 // the output rows over the context's threads.
 #pragma once
 
+#include <string>
+
 #include "dispatch/context.hpp"
 #include "layout/scope.hpp"
 #include "layout/view.hpp"
@@ -18,6 +20,23 @@ struct MatmulOptions {
     bool strict = false;
     Scope* scope = nullptr;
 };
+
+// How a weight runs: the kernel, whether the weight is relaid out to the
+// other order first (prepack_weights), and, when the reference runs although
+// the cap allowed SIMD, why (the FALLBACK event's text). matmul_wt_id makes
+// the same choice for each expert's slice.
+struct KernelChoice {
+    const Kernel* kernel = nullptr;
+    bool relayout = false;        // prepack the weight to the other order first
+    std::string fallback_reason;  // non-empty: the reference ran although SIMD was allowed
+};
+
+KernelChoice choose_kernel(const Context& ctx, const View& w, FormatId act, const MatmulOptions& opts);
+
+// A KERNEL or FALLBACK event for kernel `k` over the rank-2 weight `w` and n
+// activation rows (nothing when the context has no trace sink).
+void emit_kernel_event(const Context& ctx, skn_trace_kind kind, const Kernel& k, const std::string& detail,
+                       const View& w, int64_t n, int64_t ns);
 
 void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const View& w, const float* bias, float* y,
                int64_t y_stride, const MatmulOptions& opts);

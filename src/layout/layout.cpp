@@ -131,6 +131,37 @@ Layout narrow(const Layout& l, int dim, int64_t start, int64_t length) {
     return out;
 }
 
+Layout select(const Layout& l, int dim, int64_t index) {
+    if (l.rank == 1)
+        fail(SKN_E_INVALID_ARGUMENT,
+             "select: the view {} has one dimension, and a view keeps at least one; read a single element with "
+             "skn_view_get",
+             l.describe());
+    check_dim(l, dim, "select", l.rank);
+    if (l.packed() && dim == l.rank - 1)
+        fail(SKN_E_INVALID_ARGUMENT,
+             "select: dimension {} is the block axis of a packed {} view ({} elements per block), and a single "
+             "element cannot be cut out of a block; select a leading dimension (0..{}), e.g. dimension 0 of a "
+             "stacked expert weight [E, out, in], or decode the row with skn_view_to_float",
+             dim, l.format->name, l.block_elems(), l.rank - 2);
+    const int64_t extent = l.shape[size_t(dim)];
+    if (index < 0 || index >= extent)
+        fail(SKN_E_INVALID_ARGUMENT, "select: index {} is outside dimension {} of extent {} (valid: 0..{})", index, dim,
+             extent, extent - 1);
+    Layout out = l;
+    // Every block the parent reaches is in its buffer, so this stays in range.
+    out.offset += index * l.strides[size_t(dim)];
+    for (int d = dim; d + 1 < l.rank; ++d) {
+        out.shape[size_t(d)] = l.shape[size_t(d + 1)];
+        out.grid[size_t(d)] = l.grid[size_t(d + 1)];
+        out.strides[size_t(d)] = l.strides[size_t(d + 1)];
+    }
+    const size_t last = size_t(l.rank - 1);
+    out.shape[last] = out.grid[last] = out.strides[last] = 0;
+    out.rank = l.rank - 1;
+    return out;
+}
+
 Layout transpose(const Layout& l, int dim0, int dim1) {
     if (l.packed())
         fail(SKN_E_UNSUPPORTED,

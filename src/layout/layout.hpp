@@ -50,6 +50,11 @@ struct Layout {
 Layout make_layout(const FormatTraits& f, const int64_t* shape, int rank, BlockOrder order);
 
 Layout narrow(const Layout& l, int dim, int64_t start, int64_t length);
+// Index `index` of dimension `dim`, that dimension dropped: the offset moves
+// by index * strides[dim] and the other dimensions keep their strides, so the
+// slice is read in the parent's order. Never the block axis of a packed view
+// (a block cannot be split), never the only dimension (rank 0 is not a view).
+Layout select(const Layout& l, int dim, int64_t index);
 Layout transpose(const Layout& l, int dim0, int dim1);
 Layout unsqueeze(const Layout& l, int dim);
 

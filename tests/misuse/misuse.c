@@ -536,6 +536,100 @@ static void case_narrow_messages(void) {
     skn_view_release(v);
 }
 
+static void case_select_messages(void) {
+    skn_view* v = sample_view(); /* Q8_0 [4, 96] */
+    skn_view* out = NULL;
+    CHECK_ERROR(skn_view_select(v, 1, 0, &out), SKN_E_INVALID_ARGUMENT, "block axis");
+    CHECK_ERROR(skn_view_select(v, 0, 4, &out), SKN_E_INVALID_ARGUMENT, "extent 4");
+    CHECK_ERROR(skn_view_select(v, 0, -1, &out), SKN_E_INVALID_ARGUMENT, "valid: 0..3");
+    CHECK_ERROR(skn_view_select(v, 0, INT64_MAX, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_select(v, 0, INT64_MIN, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_select(v, 2, 0, &out), SKN_E_INVALID_ARGUMENT, "dimension 2");
+    CHECK_ERROR(skn_view_select(v, -1, 0, &out), SKN_E_INVALID_ARGUMENT, "dimension -1");
+    CHECK_ERROR(skn_view_select(v, INT_MAX, 0, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_select(v, INT_MIN, 0, &out), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_view_select(NULL, 0, 0, &out), SKN_E_INVALID_ARGUMENT, "view");
+    CHECK_ERROR(skn_view_select(v, 0, 0, NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK(out == NULL);
+    /* A row of a packed weight is rank 1; nothing is left to select. */
+    skn_view* row = NULL;
+    CHECK(skn_view_select(v, 0, 3, &row) == SKN_OK);
+    CHECK(skn_view_rank(row) == 1);
+    CHECK_ERROR(skn_view_select(row, 0, 0, &out), SKN_E_INVALID_ARGUMENT, "skn_view_get");
+    float a[96], b[4 * 96];
+    CHECK(skn_view_to_float(row, a, 96) == SKN_OK && skn_view_to_float(v, b, 4 * 96) == SKN_OK);
+    CHECK(memcmp(a, b + 3 * 96, sizeof a) == 0);
+    skn_view_release(row);
+    skn_view_release(v);
+}
+
+/* skn_matmul_wt_id over a Q8_0 [2, 2, 96] stack (the sample's bytes). */
+static void case_matmul_id_misuse(void) {
+    const int64_t shape[3] = {2, 2, 96};
+    skn_view* base = sample_view();
+    skn_view* w = NULL;
+    CHECK(skn_view_from_bytes(g_q8, sizeof g_q8, SKN_FORMAT_Q8_0, shape, 3, SKN_ORDER_ROW_MAJOR, &w) == SKN_OK);
+    skn_context* ctx = NULL;
+    CHECK(skn_context_create(&ctx) == SKN_OK);
+    static float x[2 * 96], y[2 * 2 * 2], gates[4];
+    int32_t ids[4] = {1, 0, 1, 1};
+    const int64_t big = (int64_t)1 << 62;
+    CHECK(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, NULL, -5, w, NULL, y, 4, 2, NULL) == SKN_OK);
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, NULL, 0, w, NULL, y, big, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, "y_row_stride");
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, NULL, 0, w, NULL, y, 4, big, NULL),
+                SKN_E_INVALID_ARGUMENT, "y_slot_stride");
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, INT64_MAX, ids, 2, 2, NULL, 0, w, NULL, y, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, "x_slot_stride");
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, INT64_MAX, INT64_MAX, NULL, 0, w, NULL, y, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, INT64_MAX, 96, 0, ids, 2, 2, NULL, 0, w, NULL, y, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, gates, INT64_MAX, w, NULL, y, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, "gates_row_stride");
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, gates, -1, w, NULL, y, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, "negative");
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, INT64_MIN, 0, ids, 2, 2, NULL, 0, w, NULL, y, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, "negative");
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, INT64_MIN, 2, NULL, 0, w, NULL, y, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, "k is");
+    ids[2] = INT32_MIN;
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, NULL, 0, w, NULL, y, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, "row 1, slot 0");
+    ids[2] = INT32_MAX;
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, NULL, 0, w, NULL, y, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, "2147483647");
+    ids[2] = 1;
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, NULL, 0, base, NULL, y, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, "rank 3");
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, NULL, 0, w, NULL, (float*)x, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, "overlap");
+    CHECK_ERROR(skn_matmul_wt_id(NULL, x, 2, 96, 0, ids, 2, 2, NULL, 0, w, NULL, y, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, "ctx");
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, NULL, 0, NULL, NULL, y, 4, 2, NULL),
+                SKN_E_INVALID_ARGUMENT, "w");
+    skn_matmul_options o;
+    memset(&o, 0, sizeof o);
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, NULL, 0, w, NULL, y, 4, 2, &o), SKN_E_INVALID_ARGUMENT,
+                "struct_size");
+    o.struct_size = sizeof o;
+    o.precision = (skn_precision)-3;
+    CHECK_ERROR(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, NULL, 0, w, NULL, y, 4, 2, &o), SKN_E_INVALID_ARGUMENT,
+                "precision");
+    o.precision = SKN_PRECISION_FAST;
+    CHECK(skn_matmul_wt_id(ctx, x, 2, 96, 0, ids, 2, 2, gates, 2, w, NULL, y, 4, 2, &o) == SKN_OK);
+    /* skn_prepack_for_matmul takes [out, in] and [E, out, in], nothing else. */
+    skn_view* row = NULL;
+    skn_view* p = NULL;
+    CHECK(skn_view_select(base, 0, 1, &row) == SKN_OK);
+    CHECK_ERROR(skn_prepack_for_matmul(ctx, row, NULL, &p), SKN_E_INVALID_ARGUMENT, "[E, out, in]");
+    CHECK(p == NULL);
+    skn_view_release(row);
+    skn_context_destroy(ctx);
+    skn_view_release(w);
+    skn_view_release(base);
+}
+
 /* ---- files that change under the reader --------------------------------- */
 
 static void case_truncated_under_reader_in_memory(void) {
@@ -1187,6 +1281,8 @@ static const misuse_case k_cases[] = {
     {"format_sentinel_is_negative", case_format_sentinel_is_negative,
      "skn_view_format skn_format_at skn_format_count skn_format_info skn_format_from_name"},
     {"narrow_messages", case_narrow_messages, "skn_view_narrow"},
+    {"select_messages", case_select_messages, "skn_view_select"},
+    {"matmul_id_misuse", case_matmul_id_misuse, "skn_matmul_wt_id skn_prepack_for_matmul"},
     {"truncated_under_reader_in_memory", case_truncated_under_reader_in_memory, "skn_gguf_open"},
     {"rewritten_under_reader_in_memory", case_rewritten_under_reader_in_memory, "skn_gguf_open"},
     {"truncated_under_mapped_reader_is_documented", case_truncated_under_mapped_reader_is_documented,

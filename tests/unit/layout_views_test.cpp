@@ -216,6 +216,52 @@ TEST_P(LayoutContract, SameOrderPrepackCopiesAndEmitsNothing) {
     EXPECT_FALSE(prepack(w.view(), BlockOrder::RowMajor, nullptr, ev.sink(), &out));
 }
 
+// A stacked expert weight [E, out, in]: in INPUT_BLOCK_MAJOR block (o, b) of
+// expert e sits at e * out * bpr + b * out + o, so select(0, e) in either
+// order is a fresh [out, in] weight of that order at offset e * out * bpr,
+// and it reads expert e's own blocks (tagged by (row, block) of the grid).
+TEST_P(LayoutContract, SelectOfAStackedWeightIsAFreshWeightInEitherOrder) {
+    const FormatTraits& f = *GetParam();
+    const int64_t experts = 3, out = 4, bpr = 3;
+    std::vector<uint8_t> rm(fixture_size(f, experts * out, bpr));
+    write_fixture(f, BlockOrder::RowMajor, experts * out, bpr, rm.data());
+    const int64_t shape[3] = {experts, out, bpr * f.block_elems};
+    const View stacked = make_view(rm.data(), rm.size(), f, shape, 3, BlockOrder::RowMajor);
+    Scope scope;
+    View ibm;
+    ASSERT_TRUE(prepack(stacked, BlockOrder::InputBlockMajor, &scope, TraceSink{}, &ibm));
+    const size_t bpb = size_t(f.block_bytes);
+    for (const View& v : {stacked, ibm}) {
+        const Layout fresh = make_layout(f, shape + 1, 2, v.layout.order);
+        for (int64_t e = 0; e < experts; ++e) {
+            const View s = with_layout(v, select(v.layout, 0, e));
+            ASSERT_EQ(s.layout.rank, 2);
+            EXPECT_EQ(s.layout.order, v.layout.order);
+            EXPECT_EQ(s.layout.layout_class(), fresh.layout_class());
+            EXPECT_EQ(s.layout.strides, fresh.strides) << s.layout.describe();
+            EXPECT_EQ(s.layout.offset, e * out * bpr) << s.layout.describe();
+            for (int64_t o = 0; o < out; ++o)
+                for (int64_t b = 0; b < bpr; ++b) {
+                    const int64_t g[2] = {o, b};
+                    const int64_t at = s.layout.block_index(g);
+                    if (v.layout.order == BlockOrder::InputBlockMajor) {
+                        EXPECT_EQ(at, e * out * bpr + b * out + o);
+                    }
+                    ASSERT_EQ(std::memcmp(s.block_at(at), rm.data() + size_t((e * out + o) * bpr + b) * bpb, bpb), 0)
+                        << order_name(v.layout.order) << " expert " << e << " block (" << o << ", " << b << ")";
+                }
+        }
+    }
+    // The block axis cannot be selected: a block cannot be split.
+    try {
+        select(stacked.layout, 2, 0);
+        ADD_FAILURE() << "select on the block axis must be refused";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.status(), SKN_E_INVALID_ARGUMENT);
+        EXPECT_NE(std::string(e.what()).find("block axis"), std::string::npos) << e.what();
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllBlockFormats, LayoutContract, ::testing::ValuesIn(block_formats()),
                          [](const auto& param_info) { return std::string(param_info.param->name); });
 

@@ -204,6 +204,46 @@ TEST(SknHpp, MatmulWtMatchesGoldenY) {
     EXPECT_THROW(moved.set_threads(0), skn::Error);
 }
 
+TEST(SknHpp, ExpertSelectAndMatmulWtId) {
+    const skn_format f = SKN_FORMAT_Q4_K;
+    const skn::GoldenInfo gi = skn::golden_info(f);
+    const skn::bytes one = skn::golden_bytes(f, SKN_GOLDEN_PACKED);
+    const std::vector<float> x = skn::golden_floats(f, SKN_GOLDEN_X);
+    // Two experts: the golden weight, and the same bytes again.
+    skn::bytes two(one);
+    two.insert(two.end(), one.begin(), one.end());
+    const skn::View stacked = skn::View::from_bytes(two, f, {2, gi.rows, gi.cols}, SKN_ORDER_ROW_MAJOR);
+    const skn::View expert1 = stacked.select(0, 1);
+    EXPECT_EQ(expert1.shape(), (std::vector<std::int64_t>{gi.rows, gi.cols}));
+    EXPECT_THROW(stacked.select(2, 0), skn::Error);  // the block axis
+
+    skn::Context ctx;
+    const std::vector<float> y1 = ctx.matmul_wt(x, gi.x_rows, expert1);
+    std::vector<std::int32_t> ids;
+    std::vector<float> gates;
+    for (std::int64_t i = 0; i < gi.x_rows; ++i) {
+        ids.insert(ids.end(), {1, 0});
+        gates.insert(gates.end(), {2.0f, 0.5f});
+    }
+    const std::vector<float> y = ctx.matmul_wt_id(x, gi.x_rows, ids, 2, stacked, gates);
+    ASSERT_EQ(y.size(), static_cast<std::size_t>(gi.x_rows * 2 * gi.rows));
+    for (std::int64_t i = 0; i < gi.x_rows; ++i)
+        for (std::int64_t o = 0; o < gi.rows; ++o) {
+            const float want = y1[static_cast<std::size_t>(i * gi.rows + o)];
+            EXPECT_EQ(y[static_cast<std::size_t>((i * 2 + 0) * gi.rows + o)], 2.0f * want);
+            EXPECT_EQ(y[static_cast<std::size_t>((i * 2 + 1) * gi.rows + o)], 0.5f * want);
+        }
+    ids[1] = 2;  // expert 2 of 2
+    try {
+        ctx.matmul_wt_id(x, gi.x_rows, ids, 2, stacked);
+        FAIL() << "no exception";
+    } catch (const skn::Error& e) {
+        EXPECT_EQ(e.status(), SKN_E_INVALID_ARGUMENT);
+        EXPECT_NE(e.message().find("row 0, slot 1"), std::string::npos) << e.message();
+    }
+    EXPECT_THROW(ctx.matmul_wt_id(x, gi.x_rows, skn::span<const std::int32_t>(ids.data(), 1), 2, stacked), skn::Error);
+}
+
 TEST(SknHpp, GgufWriteAndRead) {
     const skn::bytes q = skn::quantize(SKN_FORMAT_Q4_0, ramp(2 * 64, 1.0f), 2, 64);
     skn::GgufWriter writer;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* skn bench: matmul_wt throughput per format x order x ISA x shape x n x
- * threads, next to the machine's own roofline measured in the same run. */
+ * threads, next to the machine's own roofline measured in the same run;
+ * with --moe E,k, skn_matmul_wt_id over E stacked experts of each shape. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdint.h>
@@ -38,6 +39,7 @@ struct config {
     skn_precision precision;
     const char* json_path;
     const char* order_table_path;
+    int64_t moe_experts, moe_k; /* --moe E,k; 0: plain matmul_wt */
 };
 
 struct result {
@@ -50,6 +52,7 @@ struct result {
     double ms, gbps, gflops, roof;
     const char* roof_kind;
     int skipped;
+    int64_t experts; /* --moe E: the stacked experts of the weight; 0 otherwise */
 };
 
 struct last_kernel {
@@ -215,6 +218,12 @@ static int parse_args(int argc, char** argv, struct config* c) {
                 fprintf(stderr, "skn bench: --precision is fast or exact, not %s\n", val);
                 return 2;
             }
+        } else if (strcmp(opt, "--moe") == 0) {
+            if (n != 2 || (c->moe_experts = atol(items[0])) < 1 || (c->moe_k = atol(items[1])) < 1 ||
+                c->moe_k > c->moe_experts) {
+                fprintf(stderr, "skn bench: --moe is E,k with 1 <= k <= E (e.g. 64,8), not %s\n", val);
+                return 2;
+            }
         } else if (strcmp(opt, "--json") == 0) {
             c->json_path = val;
         } else if (strcmp(opt, "--order-table") == 0) {
@@ -224,6 +233,10 @@ static int parse_args(int argc, char** argv, struct config* c) {
             usage(stderr);
             return 2;
         }
+    }
+    if (c->moe_experts > 4096 || (c->moe_experts && c->order_table_path != NULL)) {
+        fprintf(stderr, "skn bench: --moe takes at most 4096 experts, and does not write an order table\n");
+        return 2;
     }
     for (int i = 0; i < c->nn; ++i)
         if (c->ns[i] < 1) {
@@ -337,6 +350,40 @@ static unsigned char* make_weight(skn_format f, int64_t out, int64_t in, size_t*
     return all;
 }
 
+/* --moe: for each timed sample, each of `n` rows routed to k distinct experts
+ * of E (a fixed pseudo-random draw per sample, so a decode step reads other
+ * experts than the one before it, as a model's does). Returns how many
+ * distinct experts the sample's rows use. */
+static int64_t draw_routing(int32_t* ids, int64_t n, int64_t k, int64_t experts, int sample) {
+    uint64_t s = 0x9E3779B97F4A7C15ULL * (uint64_t)(sample + 1);
+    unsigned char used[4096];
+    memset(used, 0, sizeof used);
+    int64_t distinct = 0;
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < k; ++j) {
+            int32_t e;
+            int again;
+            do {
+                s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+                e = (int32_t)((s >> 33) % (uint64_t)experts);
+                again = 0;
+                for (int64_t q = 0; q < j; ++q) again |= ids[i * k + q] == e;
+            } while (again);
+            ids[i * k + j] = e;
+            if (e < 4096 && !used[e]) {
+                used[e] = 1;
+                ++distinct;
+            }
+        }
+    return distinct;
+}
+
+static skn_status run_matmul(skn_context* ctx, const struct config* c, const float* x, int64_t n, int64_t in,
+                             int64_t out, const skn_view* w, float* y, const skn_matmul_options* mo, const int32_t* ids) {
+    if (c->moe_experts == 0) return skn_matmul_wt(ctx, x, n, in, w, NULL, y, out, mo);
+    return skn_matmul_wt_id(ctx, x, n, in, 0, ids, c->moe_k, c->moe_k, NULL, 0, w, NULL, y, c->moe_k * out, out, mo);
+}
+
 
 /* The median of `n` samples (sorted in place). */
 static double median_seconds(double* samples, int n) {
@@ -366,7 +413,10 @@ static void set_roof(struct result* r, int block_quantized, skn_precision precis
 
 static void print_result(const struct result* r) {
     char shp[32];
-    snprintf(shp, sizeof shp, "%ldx%ld", (long)r->out, (long)r->in);
+    if (r->experts)
+        snprintf(shp, sizeof shp, "%ldx%ldx%ld", (long)r->experts, (long)r->out, (long)r->in);
+    else
+        snprintf(shp, sizeof shp, "%ldx%ld", (long)r->out, (long)r->in);
     printf("%-7s %-4s %-11s %-12s %4ld %3d %-40s %9.3f %8.1f %9.1f %6.0f%%\n", r->format, r->order,
            skn_isa_name(r->cap), shp, (long)r->n, r->threads, r->kernel, r->ms, r->gbps, r->gflops, 100.0 * r->roof);
     fflush(stdout);
@@ -394,6 +444,10 @@ int skn_cmd_bench(int argc, char** argv) {
                c.threads[t], c.threads[t] > 1 ? "s" : "", read_bw[t], int8_peak[t], int8_how, f32_peak[t], f32_how,
                bf16_peak[t], bf16_how);
     }
+    if (c.moe_experts)
+        printf("\n--moe %ld,%ld: skn_matmul_wt_id over %ld stacked experts of each shape, every row routed to %ld "
+               "of them;\nGB/s counts the bytes of the experts a call uses, GFLOP/s its n * k rows\n",
+               (long)c.moe_experts, (long)c.moe_k, (long)c.moe_experts, (long)c.moe_k);
     printf("\n%-7s %-4s %-11s %-12s %4s %3s %-40s %9s %8s %9s %7s\n", "format", "ord", "isa cap", "shape", "n", "thr",
            "kernel", "ms", "GB/s", "GFLOP/s", "roof%");
 
@@ -421,8 +475,9 @@ int skn_cmd_bench(int argc, char** argv) {
         for (int si = 0; si < c.nshapes; ++si) {
             const int64_t out = c.shapes[si].out, in = c.shapes[si].in;
             if (in % p.block_elems != 0) continue;
+            const int64_t experts = c.moe_experts ? c.moe_experts : 1;
             size_t wbytes = 0;
-            unsigned char* base = make_weight(f, out, in, &wbytes);
+            unsigned char* base = make_weight(f, experts * out, in, &wbytes);
             if (base == NULL) {
                 fprintf(stderr, "skn bench: cannot build a %s [%ld, %ld] weight: %s\n", p.name, (long)out, (long)in, skn_last_error());
                 continue;
@@ -437,7 +492,8 @@ int skn_cmd_bench(int argc, char** argv) {
                 bufs[k] = aligned_alloc(64, (wbytes + 63) / 64 * 64);
                 memcpy(bufs[k], base, wbytes);
             }
-            const int64_t shape[2] = {out, in};
+            const int64_t shape[3] = {experts, out, in};
+            const int rank = c.moe_experts ? 3 : 2;
             /* Every order's views exist at once, so the orders' repetitions
              * can alternate: a shared machine's load then falls on both. */
             skn_block_order orders[2];
@@ -450,7 +506,7 @@ int skn_cmd_bench(int argc, char** argv) {
                 skn_scope_create(&scopes[norders]);
                 for (int k = 0; k < copies; ++k) {
                     skn_view* v = NULL;
-                    skn_view_from_bytes(bufs[k], wbytes, f, shape, 2, SKN_ORDER_ROW_MAJOR, &v);
+                    skn_view_from_bytes(bufs[k], wbytes, f, shape + 3 - rank, rank, SKN_ORDER_ROW_MAJOR, &v);
                     if (order == SKN_ORDER_INPUT_BLOCK_MAJOR) {
                         skn_view_prepack(v, order, scopes[norders], NULL, NULL, &views[norders][k]);
                         skn_view_release(v);
@@ -462,8 +518,11 @@ int skn_cmd_bench(int argc, char** argv) {
             }
             int64_t max_n = 1;
             for (int i = 0; i < c.nn; ++i) max_n = c.ns[i] > max_n ? c.ns[i] : max_n;
+            const int64_t k_slots = c.moe_experts ? c.moe_k : 1;
             float* x = malloc(sizeof(float) * (size_t)(max_n * in));
-            float* y = malloc(sizeof(float) * (size_t)(max_n * out));
+            float* y = malloc(sizeof(float) * (size_t)(max_n * k_slots * out));
+            int32_t* ids = malloc(sizeof(int32_t) * (size_t)(max_n * k_slots * 64));
+            int64_t used_experts[64];
             for (int64_t i = 0; i < max_n * in; ++i) x[i] = sinf((float)i * 0.37f);
             for (int ii = 0; ii < c.nisas; ++ii)
                 for (int ni = 0; ni < c.nn; ++ni)
@@ -472,6 +531,11 @@ int skn_cmd_bench(int argc, char** argv) {
                         struct result* rs[2] = {NULL, NULL};
                         skn_context_set_isa(ctx, c.isas[ii]);
                         skn_context_set_threads(ctx, c.threads[ti]);
+                        /* One routing per sample, the same for both orders. */
+                        if (c.moe_experts)
+                            for (int rep = 0; rep < c.reps; ++rep)
+                                used_experts[rep] = draw_routing(ids + (size_t)rep * (size_t)(max_n * k_slots), n,
+                                                                 c.moe_k, c.moe_experts, rep);
                         for (int oi = 0; oi < norders; ++oi) {
                             struct result* r = &results[nres++];
                             r->format = p.name;
@@ -481,12 +545,13 @@ int skn_cmd_bench(int argc, char** argv) {
                             r->n = n;
                             r->threads = c.threads[ti];
                             r->cap = c.isas[ii];
+                            r->experts = c.moe_experts;
                             ++done;
                             if (tty)
                                 fprintf(stderr, "\r[%d/%d] %s %s %s n=%ld t=%d          ", done, total, p.name, r->order,
                                         skn_isa_name(r->cap), (long)n, r->threads);
                             /* Warm up, and learn which kernel runs. */
-                            if (skn_matmul_wt(ctx, x, n, in, views[oi][0], NULL, y, out, &mo) != SKN_OK) {
+                            if (run_matmul(ctx, &c, x, n, in, out, views[oi][0], y, &mo, ids) != SKN_OK) {
                                 fprintf(stderr, "\nskn bench: %s\n", skn_last_error());
                                 r->skipped = 1;
                                 continue;
@@ -498,23 +563,29 @@ int skn_cmd_bench(int argc, char** argv) {
                             }
                             rs[oi] = r;
                         }
-                        double samples[2][64];
+                        double samples[2][64], rates[2][64];
                         for (int rep = 0; rep < c.reps; ++rep)
                             for (int oi = 0; oi < norders; ++oi) {
                                 if (rs[oi] == NULL) continue;
                                 const int calls = n == 1 ? copies : 1;
+                                const int32_t* rep_ids = ids + (size_t)rep * (size_t)(max_n * k_slots);
                                 const double t0 = roofline_now();
                                 for (int k = 0; k < calls; ++k)
-                                    skn_matmul_wt(ctx, x, n, in, views[oi][(rep + k) % copies], NULL, y, out, &mo);
+                                    run_matmul(ctx, &c, x, n, in, out, views[oi][(rep + k) % copies], y, &mo, rep_ids);
                                 samples[oi][rep] = (roofline_now() - t0) / calls;
+                                /* Bytes read: the whole weight, or the experts this sample's rows use. */
+                                const double used = c.moe_experts ? (double)wbytes * (double)used_experts[rep] /
+                                                                        (double)c.moe_experts
+                                                                  : (double)wbytes;
+                                rates[oi][rep] = used / samples[oi][rep];
                             }
                         for (int oi = 0; oi < norders; ++oi) {
                             struct result* r = rs[oi];
                             if (r == NULL) continue;
                             const double t = median_seconds(samples[oi], c.reps);
                             r->ms = t * 1e3;
-                            r->gbps = (double)wbytes / t / 1e9;
-                            r->gflops = 2.0 * (double)out * (double)in * (double)n / t / 1e9;
+                            r->gbps = median_seconds(rates[oi], c.reps) / 1e9;
+                            r->gflops = 2.0 * (double)out * (double)in * (double)(n * k_slots) / t / 1e9;
                             set_roof(r, p.is_block_quantized, c.precision, read_bw[ti], int8_peak[ti], bf16_peak[ti],
                                      f32_peak[ti]);
                             if (tty) fprintf(stderr, "\r%70s\r", "");
@@ -523,6 +594,7 @@ int skn_cmd_bench(int argc, char** argv) {
                     }
             free(x);
             free(y);
+            free(ids);
             for (int oi = 0; oi < norders; ++oi) {
                 for (int k = 0; k < copies; ++k) skn_view_release(views[oi][k]);
                 skn_scope_destroy(scopes[oi]);
@@ -552,6 +624,7 @@ int skn_cmd_bench(int argc, char** argv) {
                         "\"threads\": %d, \"kernel\": \"%s\", \"skipped\": %s",
                         first ? "" : ",", r->format, r->order, skn_isa_name(r->cap), (long)r->out, (long)r->in, (long)r->n,
                         r->threads, r->kernel, r->skipped ? "true" : "false");
+                if (c.moe_experts) fprintf(j, ", \"moe_experts\": %ld, \"moe_k\": %ld", (long)c.moe_experts, (long)c.moe_k);
                 if (!r->skipped)
                     fprintf(j, ", \"median_ms\": %.4f, \"weight_gbps\": %.3f, \"gflops\": %.2f, \"roofline_ratio\": %.4f, \"roofline\": \"%s\"",
                             r->ms, r->gbps, r->gflops, r->roof, r->roof_kind);
