@@ -1114,9 +1114,13 @@ SKN_API skn_status skn_matmul_wt_id(skn_context* ctx, const float* x, int64_t x_
  * this format and tier (src/dispatch/order_table.inc, written by
  * `skn bench --order-table`): n = 1 decides, a tie there (under 5%) goes to
  * n >= 32, a tie there too or a tier without measurements keeps the weight's
- * order. On avx512vnni that is INPUT_BLOCK_MAJOR for Q4_0, Q4_K, Q6_K,
- * IQ4_NL and MXFP4 and ROW_MAJOR for Q8_0, TQ2_0 and NVFP4
- * (docs/performance.md). Call it once per weight at load, not per call: a
+ * order. The table has rows for every block format at avx2, avx512 and
+ * avx512vnni; on avx512vnni it gives INPUT_BLOCK_MAJOR for the 32-element
+ * formats (Q4_0 ... Q8_0, IQ4_NL, MXFP4), I2_S, Q1_0 and Q2_0, ROW_MAJOR for
+ * Q4_K and IQ4_XS, and keeps the weight's order for the rest (within 5%).
+ * The measurements come from one machine per table and the faster order
+ * varies between microarchitectures (docs/performance.md shows two).
+ * Call it once per weight at load, not per call: a
  * conversion copies the whole weight.
  * A stacked expert weight [E, out, in] for skn_matmul_wt_id is taken too:
  * it gets the order one expert's [out, in] slice would get, and a copy
