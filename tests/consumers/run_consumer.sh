@@ -60,7 +60,8 @@ case "$lang" in
     # shellcheck disable=SC2046
     "$cc" -std=c11 -Wall -Wextra -Werror -o "$work/consumer_dlopen" "$here/dlopen/consumer_dlopen.c" \
       $(pkg-config --cflags skn) -ldl
-    if readelf -d "$work/consumer_dlopen" | grep -q 'libskn'; then
+    dynamic=$(readelf -d "$work/consumer_dlopen")  # whole output first: grep -q under pipefail can SIGPIPE readelf
+    if grep -q 'libskn' <<< "$dynamic"; then
       echo "FAIL: consumer_dlopen is linked against libskn"; exit 1
     fi
     "${emulator[@]}" "$work/consumer_dlopen"
