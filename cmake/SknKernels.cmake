@@ -39,6 +39,15 @@ else()
   message(FATAL_ERROR "SKN_KERNELS=${SKN_KERNELS}: use x86_64, aarch64 or portable")
 endif()
 message(STATUS "skn kernel provider: ${SKN_KERNEL_PROVIDER}")
+# Whether the provider registers SIMD kernels besides the reference ones.
+# Tests that re-run a suite on the reference kernels alone, or time SIMD
+# kernels, only mean something where it does. aarch64 turns this on with its
+# NEON kernels (issue 15).
+if(SKN_KERNEL_PROVIDER STREQUAL "x86_64")
+  set(SKN_PROVIDER_HAS_SIMD_KERNELS ON)
+else()
+  set(SKN_PROVIDER_HAS_SIMD_KERNELS OFF)
+endif()
 
 # skn_add_kernel_tier(<target> <family> <isa> <source>... [OPTIONS <flag>...])
 # Adds the sources of one tier of one kernel family to <target>, compiled with
