@@ -34,6 +34,13 @@ bool all_finite(const float* p, int64_t n) {
     return (carry & 0x80000000u) == 0;
 }
 
+void refuse_non_finite_activation(int64_t row, int64_t col, const std::string& slot, float value) {
+    fail(SKN_E_INVALID_ARGUMENT,
+         "activation [{}, {}]{} is {}: fast precision quantizes activations, which cannot represent "
+         "non-finite values; use SKN_PRECISION_EXACT to propagate them",
+         row, col, slot, value);
+}
+
 QuantizedActivations quantize_activations(Context& ctx, const FormatTraits& act, const float* x, int64_t n,
                                           int64_t x_stride, int64_t in, bool decode_too) {
     const int64_t blocks = in / act.block_elems;
@@ -76,10 +83,7 @@ QuantizedActivations quantize_activations(Context& ctx, const FormatTraits& act,
 
     if (const int64_t bad = first_bad.load(); bad != std::numeric_limits<int64_t>::max()) {
         const int64_t i = bad / in, k = bad % in;
-        fail(SKN_E_INVALID_ARGUMENT,
-             "activation [{}, {}] is {}: fast precision quantizes activations, which cannot represent "
-             "non-finite values; use SKN_PRECISION_EXACT to propagate them",
-             i, k, x[i * x_stride + k]);
+        refuse_non_finite_activation(i, k, "", x[i * x_stride + k]);
     }
     return QuantizedActivations{xq, row_bytes, xf};
 }

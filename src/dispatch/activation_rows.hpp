@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "dispatch/context.hpp"
 #include "formats/format.hpp"
@@ -23,6 +24,10 @@ struct QuantizedActivations {
 // True when no element of p[0, n) is an infinity or a NaN (vectorized: a
 // per-element std::isfinite costs as much as a Q4_0 GEMV).
 bool all_finite(const float* p, int64_t n);
+
+// Refuses activation [row, col] (`slot`: "" or " of slot s") holding a NaN
+// or an infinity: fast precision cannot quantize it.
+[[noreturn]] void refuse_non_finite_activation(int64_t row, int64_t col, const std::string& slot, float value);
 
 // Throws SKN_E_INVALID_ARGUMENT naming the first non-finite activation
 // (lowest row, then lowest column), whatever the thread split.

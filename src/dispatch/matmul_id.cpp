@@ -100,10 +100,8 @@ void check_finite(const float* x, int64_t n, int64_t k, const Strides& st, int64
             if (all_finite(row, in)) continue;
             for (int64_t c = 0; c < in; ++c)
                 if (!std::isfinite(row[c]))
-                    fail(SKN_E_INVALID_ARGUMENT,
-                         "activation [{}, {}]{} is {}: fast precision quantizes activations, which cannot represent "
-                         "non-finite values; use SKN_PRECISION_EXACT to propagate them",
-                         i, c, st.x_slot == 0 ? std::string() : fmt::format(" of slot {}", s), row[c]);
+                    refuse_non_finite_activation(i, c, st.x_slot == 0 ? std::string() : fmt::format(" of slot {}", s),
+                                                 row[c]);
         }
 }
 

@@ -632,15 +632,23 @@ static void case_matmul_id_misuse(void) {
 
 /* ---- files that change under the reader --------------------------------- */
 
-static void case_truncated_under_reader_in_memory(void) {
-    const char* p = sample_file();
+/* A fresh sample file at *path, opened with read_into_memory (the reader's
+ * private copy); the case exits when it cannot open. */
+static skn_gguf* open_sample_in_memory(const char** path) {
+    *path = sample_file();
     skn_gguf_options o;
     memset(&o, 0, sizeof o);
     o.struct_size = sizeof o;
     o.read_into_memory = 1;
     skn_gguf* g = NULL;
-    CHECK(skn_gguf_open(p, &o, &g) == SKN_OK);
+    CHECK(skn_gguf_open(*path, &o, &g) == SKN_OK);
     if (g == NULL) exit(1);
+    return g;
+}
+
+static void case_truncated_under_reader_in_memory(void) {
+    const char* p = NULL;
+    skn_gguf* g = open_sample_in_memory(&p);
     CHECK(truncate(p, 0) == 0);
     int64_t big = -1;
     CHECK(skn_gguf_find_tensor(g, "big", &big) == SKN_OK);
@@ -660,14 +668,8 @@ static void case_truncated_under_reader_in_memory(void) {
 }
 
 static void case_rewritten_under_reader_in_memory(void) {
-    const char* p = sample_file();
-    skn_gguf_options o;
-    memset(&o, 0, sizeof o);
-    o.struct_size = sizeof o;
-    o.read_into_memory = 1;
-    skn_gguf* g = NULL;
-    CHECK(skn_gguf_open(p, &o, &g) == SKN_OK);
-    if (g == NULL) exit(1);
+    const char* p = NULL;
+    skn_gguf* g = open_sample_in_memory(&p);
     /* Overwrite every byte in place (same inode, same size). */
     const int fd = open(p, O_WRONLY);
     static char junk[1 << 17];

@@ -239,21 +239,11 @@ static int inspect(const skn_gguf* g, const char* label) {
 /* ---- --json: the same content as the table, values in full */
 
 static void json_number(skn_gguf_type type, const unsigned char* p) {
-    union {
-        uint8_t u8;
-        int8_t i8;
-        uint16_t u16;
-        int16_t i16;
-        uint32_t u32;
-        int32_t i32;
-        uint64_t u64;
-        int64_t i64;
-        float f32;
-        double f64;
-    } v;
+    float f32;
+    double f64;
     switch (type) {
-        case SKN_GGUF_TYPE_F32: memcpy(&v.f32, p, 4); skn_json_float(stdout, (double)v.f32, 9); break;
-        case SKN_GGUF_TYPE_F64: memcpy(&v.f64, p, 8); skn_json_float(stdout, v.f64, 17); break;
+        case SKN_GGUF_TYPE_F32: memcpy(&f32, p, 4); skn_json_float(stdout, (double)f32, 9); break;
+        case SKN_GGUF_TYPE_F64: memcpy(&f64, p, 8); skn_json_float(stdout, f64, 17); break;
         default: print_number(type, p); break; /* integers and bools print as JSON already */
     }
 }
