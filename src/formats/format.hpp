@@ -22,6 +22,12 @@ using DecodeBlocksFn = void (*)(const uint8_t* src, int64_t nblocks, float tenso
 // block formats) into n / block_elems blocks at `dst`.
 using QuantizeRowFn = void (*)(const float* src, int64_t n, uint8_t* dst);
 
+// Quantize one row as the reference does when given importance weights:
+// `importance` holds one non-negative float per element of the row (the
+// imatrix column weights), never null. Only formats whose reference quantizer
+// reads importance weights have one; the others ignore them.
+using QuantizeRowWeightedFn = void (*)(const float* src, int64_t n, uint8_t* dst, const float* importance);
+
 // Quantize a whole row-major tensor, trailer included; only formats whose
 // encoding depends on the whole tensor (I2_S) have one.
 using QuantizeTensorFn = void (*)(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst);
@@ -38,9 +44,16 @@ struct FormatTraits {
     bool block_quantized;          // false for F32 / F16 / BF16
     FormatId activation;           // what integer kernels quantize activations to
     DecodeBlocksFn decode;
-    QuantizeRowFn quantize_row;         // null when quantize_tensor is set
+    QuantizeRowFn quantize_row;         // null when quantize_tensor is set or importance is required
     QuantizeTensorFn quantize_tensor;   // null unless the encoding is per tensor
     ReadTensorScaleFn read_tensor_scale;  // null unless the format has a tensor trailer
+    QuantizeRowWeightedFn quantize_row_weighted = nullptr;  // null when the reference ignores importance
+
+    // The reference refuses to quantize these without importance weights
+    // (it aborts the process); skn refuses the call instead.
+    bool requires_importance() const {
+        return quantize_row == nullptr && quantize_tensor == nullptr && quantize_row_weighted != nullptr;
+    }
 
     double bits_per_weight() const { return double(block_bytes) * 8.0 / double(block_elems); }
 };

@@ -41,8 +41,13 @@ size_t quantized_size(const FormatTraits& f, int64_t rows, int64_t n_per_row) {
 }
 
 void quantize_tensor(const FormatTraits& f, const float* src, int64_t rows, int64_t n_per_row, void* dst,
-                     size_t dst_size) {
+                     size_t dst_size, const float* importance) {
     if (src == nullptr || dst == nullptr) fail(SKN_E_INVALID_ARGUMENT, "src and dst must not be NULL");
+    if (importance == nullptr && f.requires_importance())
+        fail(SKN_E_INVALID_ARGUMENT,
+             "{} needs importance weights (an imatrix) to quantize, as the reference quantizer does; pass one entry "
+             "per column, or choose a format that does not need them",
+             f.name);
     const size_t need = quantized_size(f, rows, n_per_row);
     if (dst_size < need)
         fail(SKN_E_BUFFER_TOO_SMALL, "a [{}, {}] {} tensor needs {} bytes but dst has {}", rows, n_per_row, f.name,
@@ -63,6 +68,11 @@ void quantize_tensor(const FormatTraits& f, const float* src, int64_t rows, int6
         return;
     }
     const size_t row_bytes = size_t(n_per_row / f.block_elems) * size_t(f.block_bytes);
+    if (importance != nullptr && f.quantize_row_weighted != nullptr) {
+        for (int64_t r = 0; r < rows; ++r)
+            f.quantize_row_weighted(src + r * n_per_row, n_per_row, out + size_t(r) * row_bytes, importance);
+        return;
+    }
     for (int64_t r = 0; r < rows; ++r) f.quantize_row(src + r * n_per_row, n_per_row, out + size_t(r) * row_bytes);
 }
 
