@@ -23,9 +23,9 @@ std::optional<std::vector<uint8_t>> read_golden(const std::string& relative) {
     return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-std::vector<QuantManifestEntry> read_quant_manifest() {
-    auto bytes = read_golden("quant/MANIFEST");
-    if (!bytes) throw std::runtime_error("tests/golden/quant/MANIFEST is missing");
+std::vector<QuantManifestEntry> read_quant_manifest(const std::string& dir) {
+    auto bytes = read_golden(dir + "/MANIFEST");
+    if (!bytes) throw std::runtime_error("tests/golden/" + dir + "/MANIFEST is missing");
     std::istringstream text(std::string(bytes->begin(), bytes->end()));
     std::vector<QuantManifestEntry> out;
     std::string line;
@@ -41,6 +41,12 @@ std::vector<QuantManifestEntry> read_quant_manifest() {
         out.push_back(e);
     }
     return out;
+}
+
+std::vector<float> golden_importance(int64_t cols) {
+    std::vector<float> w(static_cast<size_t>(cols));
+    for (int64_t c = 0; c < cols; ++c) w[size_t(c)] = 0.25f + float((c * 37) % 101) / 25.0f;
+    return w;
 }
 
 }  // namespace skn_core::test

@@ -22,12 +22,20 @@ struct QuantManifestEntry {
     std::optional<uint64_t> decoded_hash;  // absent when the reference has no decoder
 };
 
-// Parse tests/golden/quant/MANIFEST (throws std::runtime_error when malformed).
-std::vector<QuantManifestEntry> read_quant_manifest();
+// Parse a quantizer manifest (throws std::runtime_error when malformed):
+// tests/golden/quant/MANIFEST (no importance weights) by default, or
+// tests/golden/quant/imatrix/MANIFEST (with golden_importance) for "quant/imatrix".
+std::vector<QuantManifestEntry> read_quant_manifest(const std::string& dir = "quant");
 
 // The sample the quantizer goldens were made from.
 constexpr int64_t kGoldenRows = 8;
 constexpr int64_t kGoldenCols = 1024;
 constexpr uint64_t kGoldenSeed = 42;
+
+// The importance weights (one per column) the tests/golden/quant/imatrix
+// goldens were made with, shared by every row: 0.25 + ((c * 37) mod 101) / 25,
+// all positive and uneven, so a quantizer that ignores them is caught. A
+// generator outside the repository recomputes the same floats by this rule.
+std::vector<float> golden_importance(int64_t cols = kGoldenCols);
 
 }  // namespace skn_core::test
