@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Byte-identity with the GGUF ecosystem: every block format quantizes the
 // golden sample to exactly the bytes ggml's reference quantizer wrote, and
-// decodes those bytes to exactly the floats ggml's decoder produced.
+// decodes those bytes to exactly the floats ggml's decoder produced. Formats
+// whose reference reads importance weights are checked a second time with
+// test::golden_importance against tests/golden/quant/imatrix.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,29 +24,43 @@ std::string lower(std::string s) {
     return s;
 }
 
-const test::QuantManifestEntry* manifest_entry(const std::string& name) {
-    static const auto manifest = test::read_quant_manifest();
-    for (const auto& e : manifest)
+// One golden: a format, quantized without importance weights (goldens in
+// quant/) or with test::golden_importance (goldens in quant/imatrix/).
+struct Golden {
+    const FormatTraits* format;
+    bool with_importance;
+    std::string dir() const { return with_importance ? "quant/imatrix" : "quant"; }
+};
+
+const test::QuantManifestEntry* manifest_entry(const Golden& g) {
+    static const auto plain = test::read_quant_manifest("quant");
+    static const auto weighted = test::read_quant_manifest("quant/imatrix");
+    const std::string name = lower(g.format->name);
+    for (const auto& e : g.with_importance ? weighted : plain)
         if (e.format == name) return &e;
     return nullptr;
 }
 
-std::vector<const FormatTraits*> formats_with_goldens() {
-    std::vector<const FormatTraits*> out;
-    for (const auto& f : all_formats())
-        if (f.id != FormatId::F32) out.push_back(&f);  // F32 is the input itself
+std::vector<Golden> formats_with_goldens() {
+    std::vector<Golden> out;
+    for (const auto& f : all_formats()) {
+        if (f.id == FormatId::F32) continue;  // F32 is the input itself
+        if (!f.requires_importance()) out.push_back({&f, false});
+        if (f.quantize_row_weighted != nullptr) out.push_back({&f, true});
+    }
     return out;
 }
 
-class QuantizerGolden : public ::testing::TestWithParam<const FormatTraits*> {};
+class QuantizerGolden : public ::testing::TestWithParam<Golden> {};
 
 TEST_P(QuantizerGolden, BytesMatchReferenceQuantizer) {
-    const FormatTraits& f = *GetParam();
-    const auto* entry = manifest_entry(lower(f.name));
-    ASSERT_NE(entry, nullptr) << "tests/golden/quant/MANIFEST has no line for " << f.name
+    const Golden& g = GetParam();
+    const FormatTraits& f = *g.format;
+    const auto* entry = manifest_entry(g);
+    ASSERT_NE(entry, nullptr) << "tests/golden/" << g.dir() << "/MANIFEST has no line for " << f.name
                               << ": every format must be checked against its reference quantizer";
-    auto golden = test::read_golden("quant/" + lower(f.name) + ".q");
-    ASSERT_TRUE(golden.has_value()) << "missing tests/golden/quant/" << lower(f.name) << ".q";
+    auto golden = test::read_golden(g.dir() + "/" + lower(f.name) + ".q");
+    ASSERT_TRUE(golden.has_value()) << "missing tests/golden/" << g.dir() << "/" << lower(f.name) << ".q";
     ASSERT_EQ(golden->size(), entry->bytes);
     ASSERT_EQ(test::fnv1a64(golden->data(), golden->size()), entry->quantized_hash) << "golden file corrupted";
 
@@ -53,7 +69,9 @@ TEST_P(QuantizerGolden, BytesMatchReferenceQuantizer) {
     const size_t n = quantized_size(f, test::kGoldenRows, test::kGoldenCols);
     ASSERT_EQ(n, golden->size());
     std::vector<uint8_t> mine(n, 0xAB);
-    quantize_tensor(f, w.data(), test::kGoldenRows, test::kGoldenCols, mine.data(), n);
+    const std::vector<float> importance = test::golden_importance();
+    quantize_tensor(f, w.data(), test::kGoldenRows, test::kGoldenCols, mine.data(), n,
+                    g.with_importance ? importance.data() : nullptr);
     const auto diff = std::mismatch(mine.begin(), mine.end(), golden->begin());
     if (diff.first != mine.end()) {
         const size_t at = size_t(diff.first - mine.begin());
@@ -65,11 +83,12 @@ TEST_P(QuantizerGolden, BytesMatchReferenceQuantizer) {
 }
 
 TEST_P(QuantizerGolden, DecodeMatchesReferenceDecoder) {
-    const FormatTraits& f = *GetParam();
-    const auto* entry = manifest_entry(lower(f.name));
+    const Golden& g = GetParam();
+    const FormatTraits& f = *g.format;
+    const auto* entry = manifest_entry(g);
     ASSERT_NE(entry, nullptr);
     if (!entry->decoded_hash) GTEST_SKIP() << f.name << ": the reference has no decoder to compare with";
-    auto golden = test::read_golden("quant/" + lower(f.name) + ".q");
+    auto golden = test::read_golden(g.dir() + "/" + lower(f.name) + ".q");
     ASSERT_TRUE(golden.has_value());
     std::vector<float> out(test::kGoldenRows * test::kGoldenCols);
     dequantize_tensor(f, golden->data(), golden->size(), test::kGoldenRows, test::kGoldenCols, out.data(), out.size());
@@ -78,7 +97,10 @@ TEST_P(QuantizerGolden, DecodeMatchesReferenceDecoder) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFormats, QuantizerGolden, ::testing::ValuesIn(formats_with_goldens()),
-                         [](const auto& param_info) { return std::string(param_info.param->name); });
+                         [](const auto& param_info) {
+                             return std::string(param_info.param.format->name) +
+                                    (param_info.param.with_importance ? "_imatrix" : "");
+                         });
 
 }  // namespace
 }  // namespace skn_core
