@@ -44,6 +44,12 @@ SKN_DECLARE_ROW_CODEC(q2_0)
 
 #undef SKN_DECLARE_ROW_CODEC
 
+// The importance-weighted row quantizer of a format whose reference reads
+// importance weights (format.hpp's QuantizeRowWeightedFn). A format that
+// cannot quantize without them declares only its decoder and this.
+#define SKN_DECLARE_WEIGHTED_QUANTIZER(fmt) \
+    void quantize_row_weighted_##fmt(const float* src, int64_t n, uint8_t* dst, const float* importance);
+
 // I2_S: the scale is per tensor, so quantization sees the whole tensor.
 void decode_i2_s(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
 void quantize_tensor_i2_s(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst);

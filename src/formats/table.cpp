@@ -21,6 +21,23 @@ using F = FormatId;
             ::skn_core::codec::decode_##C, ::skn_core::codec::quantize_row_##C, nullptr, nullptr                    \
     }
 
+// A format whose reference quantizer also reads importance weights.
+#define SKN_ROW_WEIGHTED(ID, C)                                                                                   \
+    FormatTraits {                                                                                                \
+        F::ID, facts_of(F::ID).name, facts_of(F::ID).block_elems, facts_of(F::ID).block_bytes,                      \
+            facts_of(F::ID).tensor_trailer_bytes, facts_of(F::ID).block_quantized, facts_of(F::ID).activation,      \
+            ::skn_core::codec::decode_##C, ::skn_core::codec::quantize_row_##C, nullptr, nullptr,                   \
+            ::skn_core::codec::quantize_row_weighted_##C                                                           \
+    }
+
+// A format whose reference quantizer cannot work without importance weights.
+#define SKN_ROW_IMPORTANCE_REQUIRED(ID, C)                                                                        \
+    FormatTraits {                                                                                                \
+        F::ID, facts_of(F::ID).name, facts_of(F::ID).block_elems, facts_of(F::ID).block_bytes,                      \
+            facts_of(F::ID).tensor_trailer_bytes, facts_of(F::ID).block_quantized, facts_of(F::ID).activation,      \
+            ::skn_core::codec::decode_##C, nullptr, nullptr, nullptr, ::skn_core::codec::quantize_row_weighted_##C \
+    }
+
 constexpr std::array kFormats = {
     SKN_ROW(F32, f32),
     SKN_ROW(F16, f16),
@@ -53,6 +70,8 @@ constexpr std::array kFormats = {
 };
 
 #undef SKN_ROW
+#undef SKN_ROW_WEIGHTED
+#undef SKN_ROW_IMPORTANCE_REQUIRED
 
 constexpr bool sorted_by_id() {
     for (size_t i = 1; i < kFormats.size(); ++i)
