@@ -25,10 +25,19 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/sknConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/sknConfig.cmake ${PROJECT_BINARY_DIR}/sknConfigVersion.cmake
   DESTINATION ${SKN_INSTALL_CMAKEDIR} COMPONENT libskn-dev)
 
+# What a static link of libskn's objects would need (pkg-config --static):
+# libxsmm only where the x86-64 provider links it (cmake/SknDependencies.cmake).
+set(SKN_PC_LIBS_PRIVATE "-lcpu_features")
+if(SKN_KERNEL_PROVIDER STREQUAL "x86_64")
+  string(APPEND SKN_PC_LIBS_PRIVATE " -lxsmm -lxsmmnoblas")
+endif()
+string(APPEND SKN_PC_LIBS_PRIVATE " -lstdc++ -lm -lpthread -ldl -lrt")
+
 # skn.pc names the prefix it is installed to, which is only known at install
 # time (cmake --install --prefix, or CPack's /usr): configure it then.
 install(CODE "
   set(SKN_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+  set(SKN_PC_LIBS_PRIVATE \"${SKN_PC_LIBS_PRIVATE}\")
   set(CMAKE_INSTALL_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")
   set(CMAKE_INSTALL_INCLUDEDIR \"${CMAKE_INSTALL_INCLUDEDIR}\")
   set(PROJECT_DESCRIPTION \"${PROJECT_DESCRIPTION}\")
