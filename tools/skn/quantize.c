@@ -17,14 +17,12 @@
 #include "quant_meta.h"
 #include "quant_model.h"
 #include "quant_overrides.h"
+#include "quant_plan.h"
 #include "quant_progress.h"
 #include "quant_rules.h"
 #include "quant_stream.h"
 #include "skn/skn.h"
 #include "tensor_util.h"
-
-/* llama.cpp's general.quantization_version (GGML_QNT_VERSION). */
-enum { kQuantizationVersion = 2, kMaxOverrides = 64 };
 
 /* general.file_type as llama.cpp's llama-quantize writes it for a plain
  * format name (llama_ftype; for Q3_K, Q4_K and Q5_K the _M mixture's number,
@@ -56,35 +54,7 @@ static int is_replaced_key(const char* key) {
            strcmp(key, "split.no") == 0 || strcmp(key, "split.count") == 0 || strcmp(key, "split.tensors.count") == 0;
 }
 
-typedef struct {
-    skn_gguf_tensor_props in;
-    int64_t index;
-    skn_format out_format;
-    uint64_t out_bytes;
-    const char* kept;   /* why it is copied as stored, or NULL when converted */
-    char rule[256];     /* what chose out_format */
-    int needs_imatrix;
-    double seconds;
-} plan_row;
 
-typedef struct {
-    const char* in_path;
-    const char* out_path;
-    const char* type_arg;
-    const skn_preset* preset; /* NULL: one format for every weight */
-    skn_format base;          /* the preset's base format, or the one format */
-    const char* base_name;
-    int pure, dry_run, allow_requantize, json, threads;
-    skn_override overrides[kMaxOverrides];
-    int n_overrides;
-} options;
-
-static const char* format_name(skn_format f) {
-    skn_format_props p;
-    memset(&p, 0, sizeof p);
-    p.struct_size = sizeof p;
-    return skn_format_info(f, &p) == SKN_OK ? p.name : "?";
-}
 
 static int64_t block_elems(skn_format f) {
     skn_format_props p;
@@ -98,7 +68,7 @@ static int64_t block_elems(skn_format f) {
 /* llama.cpp walks tensors sorted by layer, then name; its counters (the
  * n-th attn_v, the n-th ffn_down) count in that order, and it writes them
  * in that order. */
-static int64_t* llama_order(const plan_row* plan, int64_t nt) {
+static int64_t* llama_order(const skn_quant_row* plan, int64_t nt) {
     int64_t* order = malloc((size_t)(nt > 0 ? nt : 1) * sizeof *order);
     if (order == NULL) return NULL;
     for (int64_t i = 0; i < nt; ++i) { /* insertion sort: stable, and models have a few thousand tensors */
@@ -114,7 +84,7 @@ static int64_t* llama_order(const plan_row* plan, int64_t nt) {
 
 /* Choose row r's type. Returns 0, 1 for a tensor refused (message printed),
  * -1 for an internal failure. */
-static int choose(const options* o, const skn_model_facts* m, skn_rule_state* st, plan_row* r) {
+static int choose(const skn_quant_options* o, const skn_model_facts* m, skn_rule_state* st, skn_quant_row* r) {
     const char* why = NULL;
     r->out_format = r->in.format;
     r->out_bytes = r->in.size;
@@ -153,11 +123,11 @@ static int choose(const options* o, const skn_model_facts* m, skn_rule_state* st
     /* llama.cpp's fallback when a row is not a whole number of blocks. */
     const int64_t ne0 = r->in.ne[0];
     if (ne0 % block_elems(f) != 0) {
-        const char* next = skn_rules_fallback(format_name(f));
+        const char* next = skn_rules_fallback(skn_quant_format_name(f));
         size_t at = strlen(r->rule);
         if (next == NULL) {
             snprintf(r->rule + at, sizeof r->rule - at, "; ne0 %" PRId64 " not a multiple of %s's %" PRId64, ne0,
-                     format_name(f), block_elems(f));
+                     skn_quant_format_name(f), block_elems(f));
             r->kept = "no fallback for the row length: kept";
             return 0;
         }
@@ -165,10 +135,10 @@ static int choose(const options* o, const skn_model_facts* m, skn_rule_state* st
         if (skn_format_from_name(next, &g) != SKN_OK) return -1;
         if (ne0 % block_elems(g) != 0) g = SKN_FORMAT_F16;
         snprintf(r->rule + at, sizeof r->rule - at, "; fallback: ne0 %" PRId64 " not a multiple of %s's %" PRId64 " -> %s",
-                 ne0, format_name(f), block_elems(f), format_name(g));
+                 ne0, skn_quant_format_name(f), block_elems(f), skn_quant_format_name(g));
         f = g;
     }
-    r->needs_imatrix = skn_rules_requires_imatrix(o->preset, r->in.name, format_name(f));
+    r->needs_imatrix = skn_rules_requires_imatrix(o->preset, r->in.name, skn_quant_format_name(f));
     skn_format_props ip;
     memset(&ip, 0, sizeof ip);
     ip.struct_size = sizeof ip;
@@ -192,102 +162,6 @@ static int choose(const options* o, const skn_model_facts* m, skn_rule_state* st
     return 0;
 }
 
-/* ---- reports */
-
-static void print_plan(const options* o, const skn_model_facts* m, const plan_row* plan, const int64_t* order,
-                       int64_t nt, int has_file_type, uint32_t file_type, uint64_t in_total, uint64_t out_total,
-                       uint64_t out_size) {
-    printf("%s -> %s as %s", o->in_path, o->out_path ? o->out_path : "(dry run)", o->type_arg);
-    if (o->preset != NULL) printf(" (preset%s, base type %s", o->pure ? " with --pure" : "", o->base_name);
-    else printf(" (one format, %s", o->base_name);
-    if (has_file_type)
-        printf(", general.file_type %u)\n", file_type);
-    else
-        printf(", general.file_type not set: %s has no llama.cpp file type)\n", o->base_name);
-    if (o->preset != NULL && !o->pure)
-        printf("model: arch %s, %" PRId64 " layers (%s), %" PRId64 " experts, n_head %" PRId64 ", n_head_kv %" PRId64
-               ", n_gqa %" PRId64 "\n",
-               m->arch[0] ? m->arch : "(none)", m->n_layer, m->n_layer_guessed ? "no block_count: from blk.N" : "block_count",
-               m->n_expert, m->n_head, m->n_head_kv, skn_model_gqa(m));
-    printf("  %-32s %-8s %-8s %12s %12s  %s\n", "tensor", "from", "to", "bytes in", "bytes out", "rule");
-    int need = 0;
-    for (int64_t k = 0; k < nt; ++k) {
-        const plan_row* r = &plan[order[k]];
-        char note[400];
-        if (r->kept != NULL && strcmp(r->rule, "-") != 0)
-            snprintf(note, sizeof note, "%s [%s]", r->kept, r->rule);
-        else if (r->kept != NULL)
-            snprintf(note, sizeof note, "%s", r->kept);
-        else
-            snprintf(note, sizeof note, "%s%s", r->rule, r->needs_imatrix ? " [needs imatrix]" : "");
-        printf("  %-32s %-8s %-8s %12" PRIu64 " %12" PRIu64 "  %s\n", r->in.name, r->in.type_name,
-               r->kept ? r->in.type_name : format_name(r->out_format), r->in.size, r->out_bytes, note);
-        need |= r->needs_imatrix && r->kept == NULL;
-    }
-    printf("  %-32s %-8s %-8s %12" PRIu64 " %12" PRIu64 "\n", "total tensor bytes", "", "", in_total, out_total);
-    printf("  output file: %" PRIu64 " bytes\n", out_size);
-    if (need)
-        printf("  note: tensors marked [needs imatrix] need an importance matrix; without one the conversion is "
-               "refused\n");
-}
-
-static void json_str(const char* s) { skn_json_string(stdout, s, strlen(s)); }
-
-static void print_json(const options* o, const skn_model_facts* m, const plan_row* plan, const int64_t* order,
-                       int64_t nt, int has_file_type, uint32_t file_type, uint64_t in_total, uint64_t out_total,
-                       uint64_t out_size, double elapsed) {
-    printf("{\"input\": ");
-    json_str(o->in_path);
-    printf(", \"output\": ");
-    if (o->out_path) json_str(o->out_path); else printf("null");
-    printf(", \"type\": ");
-    json_str(o->type_arg);
-    printf(", \"preset\": %s, \"pure\": %s, \"base_type\": ", o->preset ? "true" : "false", o->pure ? "true" : "false");
-    json_str(o->base_name);
-    printf(", \"file_type\": ");
-    if (has_file_type) printf("%u", file_type); else printf("null");
-    printf(", \"quantization_version\": %d, \"dry_run\": %s, \"threads\": %d,\n \"overrides\": [", kQuantizationVersion,
-           o->dry_run ? "true" : "false", o->threads);
-    for (int i = 0; i < o->n_overrides; ++i) {
-        printf("%s{\"pattern\": ", i ? ", " : "");
-        json_str(o->overrides[i].pattern);
-        printf(", \"type\": ");
-        json_str(o->overrides[i].format_name);
-        printf("}");
-    }
-    printf("],\n \"model\": {\"arch\": ");
-    if (m->arch[0]) json_str(m->arch); else printf("null");
-    printf(", \"n_layer\": %" PRId64 ", \"n_layer_from_key\": %s, \"n_expert\": %" PRId64 ", \"n_head\": %" PRId64
-           ", \"n_head_kv\": %" PRId64 ", \"n_gqa\": %" PRId64 "},\n \"tensors\": [\n",
-           m->n_layer, m->n_layer_guessed ? "false" : "true", m->n_expert, m->n_head, m->n_head_kv, skn_model_gqa(m));
-    int64_t converted = 0;
-    for (int64_t k = 0; k < nt; ++k) {
-        const plan_row* r = &plan[order[k]];
-        converted += r->kept == NULL;
-        printf("  {\"name\": ");
-        json_str(r->in.name);
-        printf(", \"shape\": [");
-        for (int d = 0; d < r->in.rank; ++d) printf("%s%" PRId64, d ? ", " : "", r->in.ne[d]);
-        printf("], \"from\": ");
-        json_str(r->in.type_name);
-        printf(", \"to\": ");
-        json_str(r->kept ? r->in.type_name : format_name(r->out_format));
-        printf(", \"action\": \"%s\", \"rule\": ", r->kept ? "copy" : "quantize");
-        json_str(r->rule);
-        printf(", \"note\": ");
-        if (r->kept) json_str(r->kept); else printf("null");
-        printf(", \"needs_imatrix\": %s, \"bytes_in\": %" PRIu64 ", \"bytes_out\": %" PRIu64 ", \"seconds\": ",
-               r->needs_imatrix && !r->kept ? "true" : "false", r->in.size, r->out_bytes);
-        if (o->dry_run) printf("null"); else skn_json_float(stdout, r->seconds, 6);
-        printf("}%s\n", k + 1 < nt ? "," : "");
-    }
-    printf(" ],\n \"totals\": {\"tensors\": %" PRId64 ", \"quantized\": %" PRId64 ", \"copied\": %" PRId64
-           ", \"bytes_in\": %" PRIu64 ", \"bytes_out\": %" PRIu64 ", \"file_bytes\": %" PRIu64 "},\n \"elapsed_seconds\": ",
-           nt, converted, nt - converted, in_total, out_total, out_size);
-    skn_json_float(stdout, elapsed, 6);
-    printf("}\n");
-}
-
 /* ---- the command */
 
 static int usage_error(const char* what, const char* arg) {
@@ -300,7 +174,7 @@ static int usage_error(const char* what, const char* arg) {
 
 /* TYPE: a preset first (llama-quantize's meaning of Q4_0 is the preset),
  * else a plain format name. Returns 0 or an exit status. */
-static int resolve_type(options* o) {
+static int resolve_type(skn_quant_options* o) {
     o->preset = skn_preset_find(o->type_arg);
     const char* base = o->preset ? o->preset->base : o->type_arg;
     if (o->preset != NULL) {
@@ -323,11 +197,11 @@ static int resolve_type(options* o) {
         fputc('\n', stderr);
         return 2;
     }
-    o->base_name = format_name(o->base);
+    o->base_name = skn_quant_format_name(o->base);
     return 0;
 }
 
-static int parse_args(int argc, char** argv, options* o, int* exit_status) {
+static int parse_args(int argc, char** argv, skn_quant_options* o, int* exit_status) {
     const char* pos[3] = {NULL, NULL, NULL};
     int npos = 0;
     char err[512];
@@ -401,7 +275,7 @@ static int parse_args(int argc, char** argv, options* o, int* exit_status) {
 }
 
 int skn_cmd_quantize(int argc, char** argv) {
-    options o;
+    skn_quant_options o;
     memset(&o, 0, sizeof o);
     o.threads = 1;
     int rc = 2;
@@ -419,7 +293,7 @@ int skn_cmd_quantize(int argc, char** argv) {
         return 1;
     }
     const int64_t nt = skn_gguf_tensor_count(g);
-    plan_row* plan = calloc((size_t)(nt > 0 ? nt : 1), sizeof *plan);
+    skn_quant_row* plan = calloc((size_t)(nt > 0 ? nt : 1), sizeof *plan);
     const char** names = calloc((size_t)(nt > 0 ? nt : 1), sizeof *names);
     int64_t* order = NULL;
     skn_gguf_writer* w = NULL;
@@ -442,7 +316,7 @@ int skn_cmd_quantize(int argc, char** argv) {
     int refused = 0;
     uint64_t in_total = 0, out_total = 0;
     for (int64_t k = 0; k < nt; ++k) {
-        plan_row* r = &plan[order[k]];
+        skn_quant_row* r = &plan[order[k]];
         const int c = choose(&o, &model, &state, r);
         if (c < 0) goto done;
         refused |= c;
@@ -455,12 +329,12 @@ int skn_cmd_quantize(int argc, char** argv) {
     }
     if (!o.dry_run)
         for (int64_t k = 0; k < nt; ++k) {
-            const plan_row* r = &plan[order[k]];
+            const skn_quant_row* r = &plan[order[k]];
             if (r->needs_imatrix && r->kept == NULL) {
                 fprintf(stderr,
                         "skn quantize: %s puts tensor \"%s\" in %s, which needs an importance matrix; skn quantize "
                         "cannot read one yet (--dry-run shows the plan)\n",
-                        o.type_arg, r->in.name, format_name(r->out_format));
+                        o.type_arg, r->in.name, skn_quant_format_name(r->out_format));
                 reported = 1;
                 goto done;
             }
@@ -488,7 +362,7 @@ int skn_cmd_quantize(int argc, char** argv) {
         (has_file_type && skn_gguf_writer_add_u32(w, "general.file_type", file_type) != SKN_OK))
         goto done;
     for (int64_t k = 0; k < nt; ++k) {
-        const plan_row* r = &plan[order[k]];
+        const skn_quant_row* r = &plan[order[k]];
         if (skn_gguf_writer_declare_tensor(w, r->in.name, r->out_format, r->in.rank, r->in.ne) != SKN_OK) {
             reported = 1;
             fprintf(stderr, "skn quantize: tensor \"%s\": %s\n", r->in.name, skn_last_error());
@@ -500,10 +374,10 @@ int skn_cmd_quantize(int argc, char** argv) {
 
     if (o.dry_run) {
         if (o.json)
-            print_json(&o, &model, plan, order, nt, has_file_type, file_type, in_total, out_total, out_size,
+            skn_quant_print_json(&o, &model, plan, order, nt, has_file_type, file_type, in_total, out_total, out_size,
                        skn_now() - t0);
         else
-            print_plan(&o, &model, plan, order, nt, has_file_type, file_type, in_total, out_total, out_size);
+            skn_quant_print_plan(&o, &model, plan, order, nt, has_file_type, file_type, in_total, out_total, out_size);
         rc = 0;
         goto done;
     }
@@ -518,7 +392,7 @@ int skn_cmd_quantize(int argc, char** argv) {
     skn_progress progress;
     skn_progress_begin(&progress, nt, in_total);
     for (int64_t k = 0; k < nt; ++k) {
-        plan_row* r = &plan[order[k]];
+        skn_quant_row* r = &plan[order[k]];
         const skn_quant_job job = {g, r->index, &r->in, r->out_format, r->out_bytes, r->kept != NULL};
         const double t = skn_now();
         if (skn_quant_stream_tensor(&job, s, o.threads, &progress, k) != 0) { /* destroying s removes the partial file */
@@ -535,7 +409,7 @@ int skn_cmd_quantize(int argc, char** argv) {
         goto done;
     }
     if (o.json)
-        print_json(&o, &model, plan, order, nt, has_file_type, file_type, in_total, out_total, out_size, skn_now() - t0);
+        skn_quant_print_json(&o, &model, plan, order, nt, has_file_type, file_type, in_total, out_total, out_size, skn_now() - t0);
     else
         printf("%s: %" PRId64 " tensors, %" PRIu64 " bytes (tensors %" PRIu64 " -> %" PRIu64 " bytes) in %.1f s\n",
                o.out_path, nt, out_size, in_total, out_total, skn_now() - t0);
