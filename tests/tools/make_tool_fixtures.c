@@ -25,6 +25,13 @@
  *   layers.attn_v0.q6_k, layers.ffn_down7.q8_0
  *                    what Q4_K_M must write for blk.0.attn_v.weight (Q6_K) and
  *                    blk.7.ffn_down.weight (Q6_K's fallback, Q8_0)
+ *   moe.gguf         a small MoE model with tied embeddings and GQA: 4 layers,
+ *                    llama.expert_count 8, head_count 32, head_count_kv 8,
+ *                    no output.weight; layers stored last to first; per
+ *                    layer F16 attn_q/k/v/output [256 x 4], F32
+ *                    ffn_gate_inp [256 x 8], F16 expert stacks
+ *                    ffn_gate_exps/ffn_up_exps [256 x 4 x 8] and
+ *                    ffn_down_exps [512 x 4 x 8], F32 norms
  *   usage: make_tool_fixtures DIR */
 #include <math.h>
 #include <stdint.h>
@@ -182,6 +189,77 @@ static void make_layers(const char* dir) {
     for (int i = 0; i < n; ++i) free(ts[i].bytes);
 }
 
+static void make_moe(const char* dir) {
+    enum { kLayers = 4, kMax = 2 + kLayers * 10 };
+    static char names[kMax][64];
+    struct {
+        const char* name;
+        skn_format format;
+        int rank;
+        int64_t ne[3];
+        unsigned char* bytes;
+        size_t size;
+    } ts[kMax];
+    int n = 0;
+    float* v = malloc(sizeof(float) * 512 * 4 * 8);
+    if (v == NULL) fail("memory");
+#define ADD(fmt, r, a, b, c)                                                                                  \
+    do {                                                                                                      \
+        ts[n].name = names[n], ts[n].format = (fmt), ts[n].rank = (r);                                        \
+        ts[n].ne[0] = (a), ts[n].ne[1] = (b), ts[n].ne[2] = (c);                                              \
+        fill(v, (int64_t)(a) * (b) * (c), n);                                                                 \
+        if (skn_quantized_size(fmt, (int64_t)(b) * (c), a, &ts[n].size) != SKN_OK) fail(names[n]);            \
+        ts[n].bytes = malloc(ts[n].size);                                                                     \
+        if (ts[n].bytes == NULL || skn_quantize(fmt, v, (int64_t)(b) * (c), a, ts[n].bytes, ts[n].size) != SKN_OK) \
+            fail(names[n]);                                                                                   \
+        ++n;                                                                                                  \
+    } while (0)
+    snprintf(names[n], sizeof names[n], "token_embd.weight");
+    ADD(SKN_FORMAT_F16, 2, 256, 16, 1);
+    snprintf(names[n], sizeof names[n], "output_norm.weight");
+    ADD(SKN_FORMAT_F32, 1, 256, 1, 1);
+    static const char* const attn[] = {"attn_q", "attn_k", "attn_v", "attn_output"};
+    for (int l = kLayers - 1; l >= 0; --l) { /* last layer first: the rules must not depend on file order */
+        for (int k = 0; k < 4; ++k) {
+            snprintf(names[n], sizeof names[n], "blk.%d.%s.weight", l, attn[k]);
+            ADD(SKN_FORMAT_F16, 2, 256, 4, 1);
+        }
+        snprintf(names[n], sizeof names[n], "blk.%d.attn_norm.weight", l);
+        ADD(SKN_FORMAT_F32, 1, 256, 1, 1);
+        snprintf(names[n], sizeof names[n], "blk.%d.ffn_norm.weight", l);
+        ADD(SKN_FORMAT_F32, 1, 256, 1, 1);
+        snprintf(names[n], sizeof names[n], "blk.%d.ffn_gate_inp.weight", l);
+        ADD(SKN_FORMAT_F32, 2, 256, 8, 1);
+        snprintf(names[n], sizeof names[n], "blk.%d.ffn_gate_exps.weight", l);
+        ADD(SKN_FORMAT_F16, 3, 256, 4, 8);
+        snprintf(names[n], sizeof names[n], "blk.%d.ffn_up_exps.weight", l);
+        ADD(SKN_FORMAT_F16, 3, 256, 4, 8);
+        snprintf(names[n], sizeof names[n], "blk.%d.ffn_down_exps.weight", l);
+        ADD(SKN_FORMAT_F16, 3, 512, 4, 8);
+    }
+#undef ADD
+    free(v);
+    skn_gguf_writer* w = NULL;
+    if (skn_gguf_writer_create(&w) != SKN_OK || skn_gguf_writer_add_string(w, "general.architecture", "llama", 5) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.block_count", kLayers) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.expert_count", 8) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.attention.head_count", 32) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.attention.head_count_kv", 8) != SKN_OK)
+        fail("moe metadata");
+    for (int i = 0; i < n; ++i)
+        if (skn_gguf_writer_declare_tensor(w, ts[i].name, ts[i].format, ts[i].rank, ts[i].ne) != SKN_OK) fail(ts[i].name);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/moe.gguf", dir);
+    skn_gguf_stream* s = NULL;
+    if (skn_gguf_stream_begin(w, path, &s) != SKN_OK) fail(path);
+    skn_gguf_writer_destroy(w);
+    for (int i = 0; i < n; ++i)
+        if (skn_gguf_stream_write(s, ts[i].name, ts[i].bytes, ts[i].size) != SKN_OK) fail(ts[i].name);
+    if (skn_gguf_stream_finish(s) != SKN_OK) fail(path);
+    skn_gguf_stream_destroy(s);
+    for (int i = 0; i < n; ++i) free(ts[i].bytes);
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_tool_fixtures DIR\n");
@@ -264,5 +342,6 @@ int main(int argc, char** argv) {
     free(bad[0].bytes);
     free(bad[4].bytes);
     make_layers(argv[1]);
+    make_moe(argv[1]);
     return 0;
 }

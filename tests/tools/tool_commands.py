@@ -303,8 +303,15 @@ def use_more_bits(i, n):
     return i < n // 8 or i >= 7 * n // 8 or (i - n // 8) % 3 == 2
 
 
+def plan_types_of(path, *args):
+    """(tensor name -> planned type, the --dry-run --json object)."""
+    d = json.loads(run("quantize", "--dry-run", "--json", path, *args, expect=0).stdout)
+    return {t["name"]: t["to"] for t in d["tensors"]}, d
+
+
 def test_quantize_presets(good, bad):
-    """Presets on layers.gguf: 8 layers, n_gqa 1, blk.7.ffn_down rows of 288."""
+    """Presets on layers.gguf (8 layers, n_gqa 1, blk.7.ffn_down rows of 288)
+    and moe.gguf (4 layers, 8 experts, n_gqa 4, tied embeddings)."""
     src = os.path.join(WORK, "layers.gguf")
     out = os.path.join(WORK, "layers-q4_k_m.gguf")
     doc = json.loads(run("quantize", "--dry-run", "--json", src, "Q4_K_M", expect=0).stdout)
@@ -353,8 +360,7 @@ def test_quantize_presets(good, bad):
 
     # Other presets' rules on the same model.
     def plan_types(*args):
-        d = json.loads(run("quantize", "--dry-run", "--json", src, *args, expect=0).stdout)
-        return {t["name"]: t["to"] for t in d["tensors"]}, d
+        return plan_types_of(src, *args)
     t, d = plan_types("Q4_K_S")
     check([t[f"blk.{l}.attn_v.weight"] for l in range(8)] == ["Q5_K"] * 4 + ["Q4_K"] * 4
           and [t[f"blk.{l}.ffn_down.weight"] for l in range(7)] == ["Q5_K"] + ["Q4_K"] * 6
@@ -434,6 +440,40 @@ def test_quantize_presets(good, bad):
           f"metadata not copied unchanged in order: {[m['key'] for m in md_out]}")
     check(md_out[-2:] == [{"key": "general.quantization_version", "type": "u32", "value": 2},
                           {"key": "general.file_type", "type": "u32", "value": 15}], f"last keys: {md_out[-2:]}")
+
+    # A MoE model (8 experts, n_gqa 4, tied embeddings, layers stored last
+    # to first): the 8-expert, GQA and tied rules; ffn layers from the names.
+    moe = os.path.join(WORK, "moe.gguf")
+    t, d = plan_types_of(moe, "Q4_K_M")
+    rules = {x["name"]: x["rule"] for x in d["tensors"]}
+    check(d["model"] == {"arch": "llama", "n_layer": 4, "n_layer_from_key": True, "n_expert": 8, "n_head": 32,
+                         "n_head_kv": 8, "n_gqa": 4}, f"moe model: {d['model']}")
+    check(t["token_embd.weight"] == "Q6_K" and "tied" in rules["token_embd.weight"]
+          and all(t[f"blk.{l}.attn_v.weight"] == "Q8_0" and t[f"blk.{l}.attn_k.weight"] == "Q8_0"
+                  and t[f"blk.{l}.attn_output.weight"] == "Q5_K" and t[f"blk.{l}.attn_q.weight"] == "Q4_K"
+                  and t[f"blk.{l}.ffn_gate_inp.weight"] == "F32" and t[f"blk.{l}.ffn_up_exps.weight"] == "Q4_K"
+                  for l in range(4))
+          and [t[f"blk.{l}.ffn_down_exps.weight"] for l in range(4)]
+          == ["Q6_K" if use_more_bits(l, 4) else "Q4_K" for l in range(4)] == ["Q4_K", "Q4_K", "Q6_K", "Q6_K"]
+          and [x["name"] for x in d["tensors"]][2] == "blk.0.attn_k.weight", f"moe Q4_K_M: {t}")
+    t, d = plan_types_of(moe, "MXFP4_MOE")
+    check(d["file_type"] == 38 and t["token_embd.weight"] == "Q8_0" and t["blk.1.attn_q.weight"] == "Q8_0"
+          and t["blk.1.ffn_down_exps.weight"] == "MXFP4" and t["blk.3.ffn_gate_exps.weight"] == "MXFP4"
+          and t["blk.1.ffn_gate_inp.weight"] == "F32", f"moe MXFP4_MOE: {t}")
+    t, d = plan_types_of(moe, "Q2_K")
+    check(t["blk.0.attn_v.weight"] == "Q8_0" and t["blk.0.ffn_down_exps.weight"] == "Q3_K"
+          and t["blk.0.attn_output.weight"] == "Q5_K" and t["blk.0.attn_q.weight"] == "Q2_K", f"moe Q2_K: {t}")
+    moe_out = os.path.join(WORK, "moe-q4_k_m.gguf")
+    run("quantize", "--threads", "2", moe, moe_out, "Q4_K_M", expect=0)
+    info = json.loads(run("inspect", "--json", moe_out, expect=0).stdout)
+    got = {x["name"]: (x["type"], x["shape_as_stored"]) for x in info["tensors"]}
+    check(got["blk.2.ffn_down_exps.weight"] == ("Q6_K", [512, 4, 8]) and run("verify", moe_out).returncode == 0,
+          f"moe Q4_K_M output: {got['blk.2.ffn_down_exps.weight']}")
+    # No block_count: n taken from the highest blk.N.
+    d = json.loads(run("quantize", "--dry-run", "--json", os.path.join(WORK, "float.gguf"), "Q4_K_M", expect=0).stdout)
+    check(d["model"]["n_layer"] == 1 and d["model"]["n_layer_from_key"] is False, f"no block_count: {d['model']}")
+    plan = text(run("quantize", "--dry-run", os.path.join(WORK, "float.gguf"), "Q4_K_M", expect=0))
+    check("1 layers (no block_count: from blk.N)" in plan, f"no block_count plan:\n{plan}")
 
     # Progress on a terminal: one line redrawn with \r on stderr.
     try:
