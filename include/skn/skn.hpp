@@ -8,7 +8,7 @@
  *    status and skn_last_error()'s message;
  *  - RAII handles: skn::Scope (move-only), skn::View (copy = retain,
  *    destroy = release), skn::Context (move-only), skn::Gguf and
- *    skn::GgufWriter (move-only);
+ *    skn::GgufWriter, skn::GgufStream (move-only);
  *  - skn::span<T>, a pointer + size pair built from any contiguous container
  *    (std::vector, std::array, C arrays) for buffer parameters;
  *  - functions returning std::vector / std::string / std::optional instead of
@@ -883,8 +883,65 @@ public:
     }
     void write_file(const std::string& path) const { check(skn_gguf_writer_write_file(w_, path.c_str())); }
 
+    /* Declare a tensor whose bytes a GgufStream will write (for files larger
+     * than memory); `ne` in FILE order. */
+    void declare_tensor(const std::string& name, skn_format format, const std::vector<std::int64_t>& ne) {
+        check(skn_gguf_writer_declare_tensor(w_, name.c_str(), format, static_cast<std::int32_t>(ne.size()), ne.data()));
+    }
+
 private:
     skn_gguf_writer* w_ = nullptr;
+};
+
+/* A GGUF file being written tensor by tensor (skn_gguf_stream): the header
+ * from a GgufWriter whose tensors are all declared, then each tensor's bytes
+ * in declaration order, in chunks of any size. The file appears at `path`
+ * only when finish() succeeds; destroying an unfinished stream (an exception
+ * on the way, say) removes its temporary file, so `path` is never left
+ * half-written. Move-only. Errors throw skn::Error. */
+class GgufStream {
+public:
+    /* Where the next bytes go: the tensor's index in declaration order (the
+     * tensor count when all are written) and how many of its bytes are written. */
+    struct Position {
+        std::int64_t tensor = 0;
+        std::uint64_t written = 0;
+    };
+
+    /* Start writing `writer`'s file to `path`. The stream copies what it
+     * needs: the writer may be changed or destroyed afterwards. */
+    GgufStream(const GgufWriter& writer, const std::string& path) {
+        check(skn_gguf_stream_begin(writer.get(), path.c_str(), &s_));
+    }
+    GgufStream(GgufStream&& other) noexcept : s_(std::exchange(other.s_, nullptr)) {}
+    GgufStream& operator=(GgufStream&& other) noexcept {
+        if (this != &other) {
+            skn_gguf_stream_destroy(s_);
+            s_ = std::exchange(other.s_, nullptr);
+        }
+        return *this;
+    }
+    GgufStream(const GgufStream&) = delete;
+    GgufStream& operator=(const GgufStream&) = delete;
+    ~GgufStream() { skn_gguf_stream_destroy(s_); }
+
+    skn_gguf_stream* get() const noexcept { return s_; }
+
+    /* Append bytes to tensor `name`, the first one not yet written in full. */
+    void write(const std::string& name, const_byte_span data) {
+        check(skn_gguf_stream_write(s_, name.c_str(), data.data(), data.size()));
+    }
+    Position position() const {
+        Position p;
+        check(skn_gguf_stream_position(s_, &p.tensor, &p.written));
+        return p;
+    }
+    /* Check every tensor is complete, sync, and rename the file into place.
+     * A tensor not written in full throws and leaves the stream usable. */
+    void finish() { check(skn_gguf_stream_finish(s_)); }
+
+private:
+    skn_gguf_stream* s_ = nullptr;
 };
 
 }  // namespace skn

@@ -16,6 +16,22 @@
  *   float.q4_k       the bytes skn quantize must write for its three weights
  *                    in Q4_K, one after the other (skn_quantize of the values
  *                    the file holds)
+ *   layers.gguf      a small llama-shaped model for the presets: 8 layers
+ *                    (llama.block_count 8, head_count = head_count_kv = 8),
+ *                    F16 token_embd [256 x 16], output [256 x 16], per layer
+ *                    attn_q/k/v/output [256 x 4], ffn_gate/up [256 x 4],
+ *                    ffn_down [512 x 4] (blk.7's [288 x 4]: a row of 288 is
+ *                    no whole number of 256-blocks), F32 norms [256]
+ *   layers.attn_v0.q6_k, layers.ffn_down7.q8_0
+ *                    what Q4_K_M must write for blk.0.attn_v.weight (Q6_K) and
+ *                    blk.7.ffn_down.weight (Q6_K's fallback, Q8_0)
+ *   moe.gguf         a small MoE model with tied embeddings and GQA: 4 layers,
+ *                    llama.expert_count 8, head_count 32, head_count_kv 8,
+ *                    no output.weight; layers stored last to first; per
+ *                    layer F16 attn_q/k/v/output [256 x 4], F32
+ *                    ffn_gate_inp [256 x 8], F16 expert stacks
+ *                    ffn_gate_exps/ffn_up_exps [256 x 4 x 8] and
+ *                    ffn_down_exps [512 x 4 x 8], F32 norms
  *   usage: make_tool_fixtures DIR */
 #include <math.h>
 #include <stdint.h>
@@ -81,6 +97,167 @@ static void write_file(const char* path, tensor* ts, int n) {
         }
     if (skn_gguf_stream_finish(s) != SKN_OK) fail(path);
     skn_gguf_stream_destroy(s);
+}
+
+static void write_bytes(const char* dir, const char* name, const unsigned char* bytes, size_t n) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE* f = fopen(path, "wb");
+    if (f == NULL || fwrite(bytes, 1, n, f) != n || fclose(f) != 0) {
+        perror(path);
+        exit(1);
+    }
+}
+
+/* A weight's values: deterministic, different per tensor, not all alike. */
+static void fill(float* v, int64_t n, int seed) {
+    for (int64_t i = 0; i < n; ++i) v[i] = sinf((float)(i * (seed + 3)) * 0.0137f + (float)seed) * (0.5f + (float)(i % 13) / 16.0f);
+}
+
+static void make_layers(const char* dir) {
+    enum { kLayers = 8, kEmbd = 256, kFf = 512, kRows = 4, kMax = 36 + kLayers * 11 };
+    static const char* const roles[] = {"attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down"};
+    static char names[kMax][64];
+    tensor ts[kMax];
+    int n = 0;
+    float* v = malloc(sizeof(float) * kFf * 16);
+    if (v == NULL) fail("memory");
+    const struct { const char* name; int rows, cols, rank; } top[] = {
+        {"token_embd.weight", 16, kEmbd, 2}, {"output_norm.weight", 1, kEmbd, 1}, {"output.weight", 16, kEmbd, 2}};
+    for (int i = 0; i < 3; ++i) {
+        snprintf(names[n], sizeof names[n], "%s", top[i].name);
+        ts[n] = (tensor){names[n], top[i].rank == 1 ? SKN_FORMAT_F32 : SKN_FORMAT_F16, top[i].rows, top[i].cols, NULL, 0,
+                         top[i].rank};
+        fill(v, (int64_t)top[i].rows * top[i].cols, n);
+        make(&ts[n], v);
+        ++n;
+    }
+    for (int l = 0; l < kLayers; ++l) {
+        for (int k = 0; k < 2; ++k) {
+            snprintf(names[n], sizeof names[n], "blk.%d.%s_norm.weight", l, k ? "ffn" : "attn");
+            ts[n] = (tensor){names[n], SKN_FORMAT_F32, 1, kEmbd, NULL, 0, 1};
+            fill(v, kEmbd, n);
+            make(&ts[n], v);
+            ++n;
+        }
+        for (int k = 0; k < 7; ++k) {
+            snprintf(names[n], sizeof names[n], "blk.%d.%s.weight", l, roles[k]);
+            const int cols = k < 6 ? kEmbd : l == 7 ? 288 : kFf;
+            ts[n] = (tensor){names[n], SKN_FORMAT_F16, kRows, cols, NULL, 0, 2};
+            fill(v, (int64_t)kRows * cols, n);
+            make(&ts[n], v);
+            /* The values the file holds are what its F16 bytes decode to. */
+            if (skn_dequantize(SKN_FORMAT_F16, ts[n].bytes, ts[n].size, kRows, cols, v, kRows * cols) != SKN_OK)
+                fail("decode f16");
+            const int want = (l == 0 && k == 2) || (l == 7 && k == 6);
+            if (want) {
+                tensor e = {"expected", l == 0 ? SKN_FORMAT_Q6_K : SKN_FORMAT_Q8_0, kRows, cols, NULL, 0, 0};
+                make(&e, v);
+                write_bytes(dir, l == 0 ? "layers.attn_v0.q6_k" : "layers.ffn_down7.q8_0", e.bytes, e.size);
+                free(e.bytes);
+            }
+            ++n;
+        }
+    }
+    free(v);
+
+    skn_gguf_writer* w = NULL;
+    static const char* const vocab[] = {"<s>", "</s>", "a", "b"};
+    if (skn_gguf_writer_create(&w) != SKN_OK || skn_gguf_writer_add_string(w, "general.architecture", "llama", 5) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "general.file_type", 1) != SKN_OK ||
+        skn_gguf_writer_add_string(w, "general.name", "layers", 6) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.block_count", kLayers) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.attention.head_count", 8) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "general.quantization_version", 1) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.attention.head_count_kv", 8) != SKN_OK ||
+        skn_gguf_writer_add_string_array(w, "tokenizer.ggml.tokens", vocab, NULL, 4) != SKN_OK ||
+        skn_gguf_writer_add_f32(w, "llama.rope.freq_base", 10000.0f) != SKN_OK)
+        fail("layers metadata");
+    for (int i = 0; i < n; ++i) {
+        const int64_t ne[2] = {ts[i].cols, ts[i].rows};
+        if (skn_gguf_writer_declare_tensor(w, ts[i].name, ts[i].format, ts[i].rank, ne) != SKN_OK) fail(ts[i].name);
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/layers.gguf", dir);
+    skn_gguf_stream* s = NULL;
+    if (skn_gguf_stream_begin(w, path, &s) != SKN_OK) fail(path);
+    skn_gguf_writer_destroy(w);
+    for (int i = 0; i < n; ++i)
+        if (skn_gguf_stream_write(s, ts[i].name, ts[i].bytes, ts[i].size) != SKN_OK) fail(ts[i].name);
+    if (skn_gguf_stream_finish(s) != SKN_OK) fail(path);
+    skn_gguf_stream_destroy(s);
+    for (int i = 0; i < n; ++i) free(ts[i].bytes);
+}
+
+static void make_moe(const char* dir) {
+    enum { kLayers = 4, kMax = 2 + kLayers * 10 };
+    static char names[kMax][64];
+    struct {
+        const char* name;
+        skn_format format;
+        int rank;
+        int64_t ne[3];
+        unsigned char* bytes;
+        size_t size;
+    } ts[kMax];
+    int n = 0;
+    float* v = malloc(sizeof(float) * 512 * 4 * 8);
+    if (v == NULL) fail("memory");
+#define ADD(fmt, r, a, b, c)                                                                                  \
+    do {                                                                                                      \
+        ts[n].name = names[n], ts[n].format = (fmt), ts[n].rank = (r);                                        \
+        ts[n].ne[0] = (a), ts[n].ne[1] = (b), ts[n].ne[2] = (c);                                              \
+        fill(v, (int64_t)(a) * (b) * (c), n);                                                                 \
+        if (skn_quantized_size(fmt, (int64_t)(b) * (c), a, &ts[n].size) != SKN_OK) fail(names[n]);            \
+        ts[n].bytes = malloc(ts[n].size);                                                                     \
+        if (ts[n].bytes == NULL || skn_quantize(fmt, v, (int64_t)(b) * (c), a, ts[n].bytes, ts[n].size) != SKN_OK) \
+            fail(names[n]);                                                                                   \
+        ++n;                                                                                                  \
+    } while (0)
+    snprintf(names[n], sizeof names[n], "token_embd.weight");
+    ADD(SKN_FORMAT_F16, 2, 256, 16, 1);
+    snprintf(names[n], sizeof names[n], "output_norm.weight");
+    ADD(SKN_FORMAT_F32, 1, 256, 1, 1);
+    static const char* const attn[] = {"attn_q", "attn_k", "attn_v", "attn_output"};
+    for (int l = kLayers - 1; l >= 0; --l) { /* last layer first: the rules must not depend on file order */
+        for (int k = 0; k < 4; ++k) {
+            snprintf(names[n], sizeof names[n], "blk.%d.%s.weight", l, attn[k]);
+            ADD(SKN_FORMAT_F16, 2, 256, 4, 1);
+        }
+        snprintf(names[n], sizeof names[n], "blk.%d.attn_norm.weight", l);
+        ADD(SKN_FORMAT_F32, 1, 256, 1, 1);
+        snprintf(names[n], sizeof names[n], "blk.%d.ffn_norm.weight", l);
+        ADD(SKN_FORMAT_F32, 1, 256, 1, 1);
+        snprintf(names[n], sizeof names[n], "blk.%d.ffn_gate_inp.weight", l);
+        ADD(SKN_FORMAT_F32, 2, 256, 8, 1);
+        snprintf(names[n], sizeof names[n], "blk.%d.ffn_gate_exps.weight", l);
+        ADD(SKN_FORMAT_F16, 3, 256, 4, 8);
+        snprintf(names[n], sizeof names[n], "blk.%d.ffn_up_exps.weight", l);
+        ADD(SKN_FORMAT_F16, 3, 256, 4, 8);
+        snprintf(names[n], sizeof names[n], "blk.%d.ffn_down_exps.weight", l);
+        ADD(SKN_FORMAT_F16, 3, 512, 4, 8);
+    }
+#undef ADD
+    free(v);
+    skn_gguf_writer* w = NULL;
+    if (skn_gguf_writer_create(&w) != SKN_OK || skn_gguf_writer_add_string(w, "general.architecture", "llama", 5) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.block_count", kLayers) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.expert_count", 8) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.attention.head_count", 32) != SKN_OK ||
+        skn_gguf_writer_add_u32(w, "llama.attention.head_count_kv", 8) != SKN_OK)
+        fail("moe metadata");
+    for (int i = 0; i < n; ++i)
+        if (skn_gguf_writer_declare_tensor(w, ts[i].name, ts[i].format, ts[i].rank, ts[i].ne) != SKN_OK) fail(ts[i].name);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/moe.gguf", dir);
+    skn_gguf_stream* s = NULL;
+    if (skn_gguf_stream_begin(w, path, &s) != SKN_OK) fail(path);
+    skn_gguf_writer_destroy(w);
+    for (int i = 0; i < n; ++i)
+        if (skn_gguf_stream_write(s, ts[i].name, ts[i].bytes, ts[i].size) != SKN_OK) fail(ts[i].name);
+    if (skn_gguf_stream_finish(s) != SKN_OK) fail(path);
+    skn_gguf_stream_destroy(s);
+    for (int i = 0; i < n; ++i) free(ts[i].bytes);
 }
 
 int main(int argc, char** argv) {
@@ -164,5 +341,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 4; ++i) free(fl[i].bytes);
     free(bad[0].bytes);
     free(bad[4].bytes);
+    make_layers(argv[1]);
+    make_moe(argv[1]);
     return 0;
 }

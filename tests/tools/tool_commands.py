@@ -4,7 +4,7 @@
 writer made (tests/tools/make_tool_fixtures.c): every check reads the output,
 not only the exit status.
     tool_commands.py SKN MAKE_FIXTURES WORKDIR SKN_H SECTION
-SECTION: verify | dump | inspect_json | doctor | quantize."""
+SECTION: verify | dump | inspect_json | doctor | quantize | quantize_presets."""
 import hashlib
 import json
 import math
@@ -241,11 +241,15 @@ def test_quantize(good, bad):
     for f in outs:
         if os.path.exists(f):
             os.remove(f)
+    # q4_k is a plain format (llama-quantize's Q4_K means Q4_K_M; here it is
+    # the format): every converted weight in it, token_embd included.
     p = run("quantize", "--dry-run", src, outs[0], "q4_k", expect=0)
     out = text(p)
-    check("as Q4_K (general.file_type 15)" in out and not os.path.exists(outs[0]), f"quantize --dry-run:\n{out}")
-    check(re.search(r"blk\.0\.attn_q\.weight +F32 +Q4_K +8192 +1152 +converted", out)
+    check("as q4_k (one format, Q4_K, general.file_type 15)" in out and not os.path.exists(outs[0]),
+          f"quantize --dry-run:\n{out}")
+    check(re.search(r"blk\.0\.attn_q\.weight +F32 +Q4_K +8192 +1152 +Q4_K$", out, re.M)
           and re.search(r"blk\.0\.ffn_up\.weight +F16 +Q4_K +4096 +1152", out)
+          and re.search(r"token_embd\.weight +F32 +Q4_K +16384 +2304", out)
           and re.search(r"blk\.0\.attn_norm\.weight +F32 +F32 +1024 +1024 +1-D: kept", out)
           and re.search(r"total tensor bytes +29696 +5632", out), f"quantize --dry-run plan:\n{out}")
 
@@ -255,11 +259,16 @@ def test_quantize(good, bad):
     check(a == b, "quantize: 1 and 2 threads give different bytes")
     check(run("verify", outs[0], expect=0).returncode == 0, "quantize output does not verify")
 
-    # Each converted tensor's bytes are skn_quantize's for the values in the file.
+    # Each converted tensor's bytes are skn_quantize's for the values in the
+    # file (float.q4_k holds attn_q, ffn_up, token_embd in that order).
     expected = open(os.path.join(WORK, "float.q4_k"), "rb").read()
     placed = tensors_of(outs[0])
-    got = b"".join(a[o:o + n] for name, (o, n) in placed.items() if name != "blk.0.attn_norm.weight")
+    got = b"".join(a[placed[n][0]:placed[n][0] + placed[n][1]]
+                   for n in ("blk.0.attn_q.weight", "blk.0.ffn_up.weight", "token_embd.weight"))
     check(got == expected, "quantize: Q4_K bytes differ from skn_quantize's")
+    # llama.cpp's order: tensors without a layer first, then by layer and name.
+    check(list(placed) == ["token_embd.weight", "blk.0.attn_norm.weight", "blk.0.attn_q.weight", "blk.0.ffn_up.weight"],
+          f"quantize: tensor order {list(placed)}")
     src_bytes, src_placed = open(src, "rb").read(), tensors_of(src)
     o, n = src_placed["blk.0.attn_norm.weight"]
     o2, n2 = placed["blk.0.attn_norm.weight"]
@@ -273,7 +282,7 @@ def test_quantize(good, bad):
     check(md_out[-2] == {"key": "general.quantization_version", "type": "u32", "value": 2}
           and md_out[-1] == {"key": "general.file_type", "type": "u32", "value": 15}, f"quantize: {md_out[-2:]}")
 
-    # Refusals: requantizing without leave, a preset name.
+    # Refusals: requantizing without leave, unknown types.
     refused = os.path.join(WORK, "requant.gguf")
     if os.path.exists(refused):
         os.remove(refused)  # from an earlier run
@@ -283,17 +292,218 @@ def test_quantize(good, bad):
           f"quantize without --allow-requantize: {err}")
     run("quantize", "--allow-requantize", good, refused, "q8_0", expect=0)
     check(run("verify", refused).returncode == 0, "requantized file does not verify")
-    p = run("quantize", src, refused, "q4_k_m", expect=2)
-    check("llama.cpp file type" in p.stderr.decode(), f"quantize q4_k_m: {p.stderr.decode()}")
+    p = run("quantize", src, refused, "q4_k_x", expect=2)
+    check("Q4_K_M" in p.stderr.decode() and "presets:" in p.stderr.decode(), f"quantize q4_k_x: {p.stderr.decode()}")
     check(run("quantize", src, refused).returncode == 2, "quantize without TYPE must exit 2")
     check(run("quantize", "--threads", "0", src, refused, "q4_0").returncode == 2, "--threads 0 must exit 2")
     check(not [f for f in os.listdir(WORK) if "skn-partial" in f], "quantize left a partial file")
 
 
+def use_more_bits(i, n):
+    return i < n // 8 or i >= 7 * n // 8 or (i - n // 8) % 3 == 2
+
+
+def plan_types_of(path, *args):
+    """(tensor name -> planned type, the --dry-run --json object)."""
+    d = json.loads(run("quantize", "--dry-run", "--json", path, *args, expect=0).stdout)
+    return {t["name"]: t["to"] for t in d["tensors"]}, d
+
+
+def test_quantize_presets(good, bad):
+    """Presets on layers.gguf (8 layers, n_gqa 1, blk.7.ffn_down rows of 288)
+    and moe.gguf (4 layers, 8 experts, n_gqa 4, tied embeddings)."""
+    src = os.path.join(WORK, "layers.gguf")
+    out = os.path.join(WORK, "layers-q4_k_m.gguf")
+    doc = json.loads(run("quantize", "--dry-run", "--json", src, "Q4_K_M", expect=0).stdout)
+    check(doc["preset"] is True and doc["base_type"] == "Q4_K" and doc["file_type"] == 15 and doc["dry_run"] is True
+          and doc["quantization_version"] == 2, f"--json header: { {k: v for k, v in doc.items() if k != 'tensors'} }")
+    check(doc["model"] == {"arch": "llama", "n_layer": 8, "n_layer_from_key": True, "n_expert": 0, "n_head": 8,
+                           "n_head_kv": 8, "n_gqa": 1}, f"--json model: {doc['model']}")
+    types = {t["name"]: t["to"] for t in doc["tensors"]}
+    rules = {t["name"]: t["rule"] for t in doc["tensors"]}
+    # The types llama.cpp's Q4_K_M gives each tensor of this model.
+    want = {"output.weight": "Q6_K", "output_norm.weight": "F32", "token_embd.weight": "Q4_K"}
+    for layer in range(8):
+        more = use_more_bits(layer, 8)
+        for role in ("attn_q", "attn_k", "attn_output", "ffn_gate", "ffn_up"):
+            want[f"blk.{layer}.{role}.weight"] = "Q4_K"
+        want[f"blk.{layer}.attn_v.weight"] = "Q6_K" if more else "Q4_K"
+        want[f"blk.{layer}.ffn_down.weight"] = ("Q8_0" if layer == 7 else "Q6_K") if more else "Q4_K"
+        want[f"blk.{layer}.attn_norm.weight"] = want[f"blk.{layer}.ffn_norm.weight"] = "F32"
+    check(types == want, "Q4_K_M types differ: " + str({k: (types.get(k), v) for k, v in want.items() if types.get(k) != v}))
+    check(sorted(l for l in range(8) if use_more_bits(l, 8)) == [0, 3, 6, 7], "use_more_bits(i, 8)")
+    check(rules["blk.3.attn_v.weight"] == "Q4_K_M attn_v: Q6_K, use_more_bits (attn_v #3 of 8)"
+          and rules["blk.6.ffn_down.weight"] == "Q4_K_M ffn_down: Q6_K, use_more_bits (layer 6 of 8)"
+          and rules["output.weight"] == "Q4_K_M output: Q6_K"
+          and "fallback: ne0 288 not a multiple of Q6_K's 256 -> Q8_0" in rules["blk.7.ffn_down.weight"],
+          f"--json rules: {rules}")
+    names = [t["name"] for t in doc["tensors"]]
+    check(names[:3] == ["output.weight", "output_norm.weight", "token_embd.weight"]
+          and names[3:12] == [f"blk.0.{r}.weight" for r in ("attn_k", "attn_norm", "attn_output", "attn_q", "attn_v",
+                                                            "ffn_down", "ffn_gate", "ffn_norm", "ffn_up")],
+          f"plan order: {names[:12]}")
+    tot = doc["totals"]
+    check(tot["tensors"] == 75 and tot["quantized"] == 58 and tot["copied"] == 17
+          and tot["bytes_out"] == sum(t["bytes_out"] for t in doc["tensors"])
+          and tot["bytes_in"] == sum(t["bytes_in"] for t in doc["tensors"]), f"--json totals: {tot}")
+    check(all(t["seconds"] is None for t in doc["tensors"]), "--dry-run --json: seconds must be null")
+
+    # The text plan says the same.
+    plan = text(run("quantize", "--dry-run", src, "q4_k_m", expect=0))
+    check("as q4_k_m (preset, base type Q4_K, general.file_type 15)" in plan
+          and "model: arch llama, 8 layers (block_count), 0 experts, n_head 8, n_head_kv 8, n_gqa 1" in plan
+          and re.search(r"^  blk\.0\.attn_v\.weight +F16 +Q6_K +2048 +840 +Q4_K_M attn_v: Q6_K, use_more_bits "
+                        r"\(attn_v #0 of 8\)$", plan, re.M)
+          and re.search(r"^  blk\.1\.attn_v\.weight +F16 +Q4_K +2048 +576 +Q4_K_M preset base type", plan, re.M)
+          and re.search(r"^  blk\.0\.ffn_norm\.weight +F32 +F32 +1024 +1024 +1-D: kept$", plan, re.M),
+          f"--dry-run plan:\n{plan}")
+
+    # Other presets' rules on the same model.
+    def plan_types(*args):
+        return plan_types_of(src, *args)
+    t, d = plan_types("Q4_K_S")
+    check([t[f"blk.{l}.attn_v.weight"] for l in range(8)] == ["Q5_K"] * 4 + ["Q4_K"] * 4
+          and [t[f"blk.{l}.ffn_down.weight"] for l in range(7)] == ["Q5_K"] + ["Q4_K"] * 6
+          and d["file_type"] == 14, f"Q4_K_S: {t}")
+    t, d = plan_types("Q3_K_M")
+    check([t[f"blk.{l}.attn_v.weight"] for l in range(8)] == ["Q5_K"] * 2 + ["Q4_K"] * 6
+          and t["blk.2.attn_output.weight"] == "Q4_K" and t["blk.2.ffn_down.weight"] == "Q4_K"
+          and t["blk.2.attn_q.weight"] == "Q3_K" and t["output.weight"] == "Q6_K" and d["file_type"] == 12, f"Q3_K_M: {t}")
+    t, d = plan_types("Q8_0")
+    check(t["output.weight"] == "Q8_0" and t["blk.7.ffn_down.weight"] == "Q8_0" and d["file_type"] == 7, f"Q8_0: {t}")
+    t, d = plan_types("Q4_0")
+    check(t["output.weight"] == "Q6_K" and t["blk.0.attn_v.weight"] == "Q4_0" and d["file_type"] == 2, f"Q4_0: {t}")
+    t, d = plan_types("--pure", "Q4_K_M")
+    check(set(v for k, v in t.items() if "norm" not in k) == {"Q4_K", "Q5_0"} and t["blk.7.ffn_down.weight"] == "Q5_0"
+          and d["file_type"] == 15 and d["pure"] is True, f"--pure Q4_K_M: {t}")
+
+    # --tensor-type: a regex searched in the name, first match wins, fallback still applies.
+    t, d = plan_types("Q4_K_M", "--tensor-type", r"blk\.[0-3]\.attn_(q|k)=q8_0", "--tensor-type", "attn=q5_0",
+                      "--tensor-type", "ffn_down=q5_k")
+    rules = {x["name"]: x["rule"] for x in d["tensors"]}
+    check(t["blk.2.attn_q.weight"] == "Q8_0" and t["blk.5.attn_q.weight"] == "Q5_0" and t["blk.0.attn_v.weight"] == "Q5_0"
+          and t["blk.0.ffn_down.weight"] == "Q5_K" and t["blk.7.ffn_down.weight"] == "Q5_1"
+          and t["output.weight"] == "Q6_K" and t["blk.0.attn_norm.weight"] == "F32"
+          and rules["blk.2.attn_q.weight"] == r"--tensor-type blk\.[0-3]\.attn_(q|k)=q8_0"
+          and rules["blk.7.ffn_down.weight"].startswith("--tensor-type ffn_down=q5_k; fallback: ne0 288")
+          and d["overrides"] == [{"pattern": r"blk\.[0-3]\.attn_(q|k)", "type": "Q8_0"},
+                                 {"pattern": "attn", "type": "Q5_0"}, {"pattern": "ffn_down", "type": "Q5_K"}],
+          f"--tensor-type: {t}")
+    p = run("quantize", "--dry-run", src, "Q4_K_M", "--tensor-type", "attn(=q8_0", expect=2)
+    check("not a POSIX extended regular expression" in p.stderr.decode(), f"bad pattern: {p.stderr.decode()}")
+    p = run("quantize", "--dry-run", src, "Q4_K_M", "--tensor-type", "attn=q9_9", expect=2)
+    check("q9_9" in p.stderr.decode(), f"bad override type: {p.stderr.decode()}")
+    p = run("quantize", "--dry-run", src, "Q4_K_M", "--tensor-type", "attn", expect=2)
+    check("PATTERN=TYPE" in p.stderr.decode(), f"override without '=': {p.stderr.decode()}")
+
+    # Importance-matrix presets are refused (no --imatrix yet); the plan marks them.
+    p = run("quantize", src, os.path.join(WORK, "q2ks.gguf"), "Q2_K_S", expect=1)
+    check("needs an importance matrix" in p.stderr.decode(), f"Q2_K_S: {p.stderr.decode()}")
+    plan = text(run("quantize", "--dry-run", src, "Q2_K_S", expect=0))
+    check(re.search(r"blk\.1\.attn_q\.weight +F16 +Q2_K .*\[needs imatrix\]", plan), f"Q2_K_S plan:\n{plan}")
+    # A grid preset: refused while its formats are unknown, else planned.
+    p = run("quantize", "--dry-run", src, "IQ2_M")
+    if p.returncode == 2:
+        check(re.search(r"preset IQ2_M needs format \w+, which this libskn .* does not implement", p.stderr.decode()),
+              f"IQ2_M refusal: {p.stderr.decode()}")
+    else:
+        check(p.returncode == 0 and "IQ2_S" in text(p) and "[needs imatrix]" in text(p), f"IQ2_M plan: {text(p)}")
+
+    # The conversion: the same bytes for 1, 2 and 3 threads; the chosen types;
+    # bytes as skn_quantize writes them; metadata in order with the preset's
+    # general.file_type.
+    files = []
+    for threads in (1, 2, 3):
+        f = os.path.join(WORK, f"layers-q4_k_m-t{threads}.gguf")
+        p = run("quantize", "--threads", str(threads), "--json", src, f, "Q4_K_M", expect=0)
+        files.append(open(f, "rb").read())
+        check(p.stderr == b"", f"progress must be quiet when stderr is not a terminal: {p.stderr[:200]!r}")
+        if threads == 2:
+            res = json.loads(p.stdout)
+            check(res["dry_run"] is False and res["threads"] == 2 and res["elapsed_seconds"] >= 0
+                  and all(isinstance(x["seconds"], float) and x["seconds"] >= 0 for x in res["tensors"])
+                  and res["totals"]["file_bytes"] == os.path.getsize(f), f"--json result: {res['totals']}")
+    check(files[0] == files[1] == files[2], "Q4_K_M: 1, 2 and 3 threads give different bytes")
+    out = os.path.join(WORK, "layers-q4_k_m-t1.gguf")
+    check(run("verify", out, expect=0).returncode == 0, "Q4_K_M output does not verify")
+    info = json.loads(run("inspect", "--json", out, expect=0).stdout)
+    check({t["name"]: t["type"] for t in info["tensors"]} == want, "Q4_K_M output's tensor types differ from the plan")
+    placed = {t["name"]: (t["offset"], t["bytes"]) for t in info["tensors"]}
+    data = files[0]
+    for name, ref in (("blk.0.attn_v.weight", "layers.attn_v0.q6_k"), ("blk.7.ffn_down.weight", "layers.ffn_down7.q8_0")):
+        o, n = placed[name]
+        check(data[o:o + n] == open(os.path.join(WORK, ref), "rb").read(), f"{name}: bytes differ from skn_quantize's")
+    md_in = json.loads(run("inspect", "--json", src, expect=0).stdout)["metadata"]
+    md_out = info["metadata"]
+    drop = ("general.file_type", "general.quantization_version")
+    check([m for m in md_out[:-2]] == [m for m in md_in if m["key"] not in drop],
+          f"metadata not copied unchanged in order: {[m['key'] for m in md_out]}")
+    check(md_out[-2:] == [{"key": "general.quantization_version", "type": "u32", "value": 2},
+                          {"key": "general.file_type", "type": "u32", "value": 15}], f"last keys: {md_out[-2:]}")
+
+    # A MoE model (8 experts, n_gqa 4, tied embeddings, layers stored last
+    # to first): the 8-expert, GQA and tied rules; ffn layers from the names.
+    moe = os.path.join(WORK, "moe.gguf")
+    t, d = plan_types_of(moe, "Q4_K_M")
+    rules = {x["name"]: x["rule"] for x in d["tensors"]}
+    check(d["model"] == {"arch": "llama", "n_layer": 4, "n_layer_from_key": True, "n_expert": 8, "n_head": 32,
+                         "n_head_kv": 8, "n_gqa": 4}, f"moe model: {d['model']}")
+    check(t["token_embd.weight"] == "Q6_K" and "tied" in rules["token_embd.weight"]
+          and all(t[f"blk.{l}.attn_v.weight"] == "Q8_0" and t[f"blk.{l}.attn_k.weight"] == "Q8_0"
+                  and t[f"blk.{l}.attn_output.weight"] == "Q5_K" and t[f"blk.{l}.attn_q.weight"] == "Q4_K"
+                  and t[f"blk.{l}.ffn_gate_inp.weight"] == "F32" and t[f"blk.{l}.ffn_up_exps.weight"] == "Q4_K"
+                  for l in range(4))
+          and [t[f"blk.{l}.ffn_down_exps.weight"] for l in range(4)]
+          == ["Q6_K" if use_more_bits(l, 4) else "Q4_K" for l in range(4)] == ["Q4_K", "Q4_K", "Q6_K", "Q6_K"]
+          and [x["name"] for x in d["tensors"]][2] == "blk.0.attn_k.weight", f"moe Q4_K_M: {t}")
+    t, d = plan_types_of(moe, "MXFP4_MOE")
+    check(d["file_type"] == 38 and t["token_embd.weight"] == "Q8_0" and t["blk.1.attn_q.weight"] == "Q8_0"
+          and t["blk.1.ffn_down_exps.weight"] == "MXFP4" and t["blk.3.ffn_gate_exps.weight"] == "MXFP4"
+          and t["blk.1.ffn_gate_inp.weight"] == "F32", f"moe MXFP4_MOE: {t}")
+    t, d = plan_types_of(moe, "Q2_K")
+    check(t["blk.0.attn_v.weight"] == "Q8_0" and t["blk.0.ffn_down_exps.weight"] == "Q3_K"
+          and t["blk.0.attn_output.weight"] == "Q5_K" and t["blk.0.attn_q.weight"] == "Q2_K", f"moe Q2_K: {t}")
+    moe_out = os.path.join(WORK, "moe-q4_k_m.gguf")
+    run("quantize", "--threads", "2", moe, moe_out, "Q4_K_M", expect=0)
+    info = json.loads(run("inspect", "--json", moe_out, expect=0).stdout)
+    got = {x["name"]: (x["type"], x["shape_as_stored"]) for x in info["tensors"]}
+    check(got["blk.2.ffn_down_exps.weight"] == ("Q6_K", [512, 4, 8]) and run("verify", moe_out).returncode == 0,
+          f"moe Q4_K_M output: {got['blk.2.ffn_down_exps.weight']}")
+    # No block_count: n taken from the highest blk.N.
+    d = json.loads(run("quantize", "--dry-run", "--json", os.path.join(WORK, "float.gguf"), "Q4_K_M", expect=0).stdout)
+    check(d["model"]["n_layer"] == 1 and d["model"]["n_layer_from_key"] is False, f"no block_count: {d['model']}")
+    plan = text(run("quantize", "--dry-run", os.path.join(WORK, "float.gguf"), "Q4_K_M", expect=0))
+    check("1 layers (no block_count: from blk.N)" in plan, f"no block_count plan:\n{plan}")
+
+    # Progress on a terminal: one line redrawn with \r on stderr.
+    try:
+        import pty
+        master, slave = pty.openpty()
+        f = os.path.join(WORK, "layers-tty.gguf")
+        proc = subprocess.Popen([*EMULATOR, SKN, "quantize", src, f, "Q4_K_M"], stdout=subprocess.PIPE, stderr=slave)
+        os.close(slave)
+        chunks = []
+        while True:
+            try:
+                got = os.read(master, 4096)
+            except OSError:
+                break
+            if not got:
+                break
+            chunks.append(got)
+        proc.wait()
+        os.close(master)
+        err = b"".join(chunks).decode(errors="replace")
+        check(proc.returncode == 0 and re.search(r"\r\[\d+/75\] \S+ .*/s  ETA \d+:\d\d:\d\d", err)
+              and err.endswith("\r\x1b[K") and "\n" not in err, f"progress on a terminal: {err!r}")
+    except ImportError:
+        pass
+
+
 def main():
     good, bad = fixtures()
     {"verify": test_verify, "dump": test_dump, "inspect_json": test_inspect_json, "doctor": test_doctor,
-     "quantize": test_quantize}[SECTION](
+     "quantize": test_quantize, "quantize_presets": test_quantize_presets}[SECTION](
         good, bad)
     if failures:
         sys.exit("FAIL:\n" + "\n".join(failures))

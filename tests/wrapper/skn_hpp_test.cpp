@@ -6,9 +6,17 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <array>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -278,6 +286,77 @@ TEST(SknHpp, GgufWriteAndRead) {
     EXPECT_EQ(tv.shape(), (std::vector<std::int64_t>{2, 64}));
     EXPECT_EQ(tv.order(), SKN_ORDER_ROW_MAJOR);
     EXPECT_EQ(tv.to_float(), skn::dequantize(SKN_FORMAT_Q4_0, q, 2, 64));
+}
+
+}  // namespace
+
+namespace {
+
+std::string temp_path(const char* name) {
+    const char* dir = std::getenv("TMPDIR");
+    return std::string(dir != nullptr && *dir ? dir : "/tmp") + "/skn_hpp_" + std::to_string(::getpid()) + "_" + name;
+}
+
+bool exists(const std::string& path) { return std::ifstream(path).good(); }
+
+TEST(SknHpp, GgufStreamWritesTensorByTensor) {
+    // Two Q8_0 tensors of 3 blocks per row, the second streamed in chunks
+    // that split blocks; the result must equal the in-memory writer's file.
+    const skn::bytes a = skn::quantize(SKN_FORMAT_Q8_0, ramp(4 * 96, 0.5f), 4, 96);
+    const skn::bytes b = skn::quantize(SKN_FORMAT_Q8_0, ramp(2 * 96, -0.25f), 2, 96);
+    skn::GgufWriter whole;
+    whole.add_string("general.name", "stream");
+    whole.add_tensor("a", SKN_FORMAT_Q8_0, {96, 4}, a);
+    whole.add_tensor("b", SKN_FORMAT_Q8_0, {96, 2}, b);
+    const skn::bytes want = whole.write_memory();
+
+    const std::string path = temp_path("stream.gguf");
+    std::remove(path.c_str());
+    {
+        skn::GgufWriter w;
+        w.add_string("general.name", "stream");
+        w.declare_tensor("a", SKN_FORMAT_Q8_0, {96, 4});
+        w.declare_tensor("b", SKN_FORMAT_Q8_0, {96, 2});
+        EXPECT_EQ(w.size(), want.size());
+        skn::GgufStream s(w, path);
+        EXPECT_THROW(s.write("b", b), skn::Error);  // out of order: "a" comes first
+        s.write("a", a);
+        EXPECT_EQ(s.position().tensor, 1);
+        s.write("b", skn::const_byte_span(b.data(), 50));
+        const skn::GgufStream::Position p = s.position();
+        EXPECT_EQ(p.tensor, 1);
+        EXPECT_EQ(p.written, 50u);
+        try {
+            s.finish();  // "b" is incomplete: refused, the stream stays usable
+            FAIL() << "finish of an incomplete stream did not throw";
+        } catch (const skn::Error& e) {
+            EXPECT_EQ(e.status(), SKN_E_INVALID_ARGUMENT);
+            EXPECT_NE(e.message().find("\"b\""), std::string::npos) << e.message();
+        }
+        EXPECT_FALSE(exists(path));
+        skn::GgufStream moved = std::move(s);
+        moved.write("b", skn::const_byte_span(b.data() + 50, b.size() - 50));
+        EXPECT_EQ(moved.position().tensor, 2);
+        moved.finish();
+    }
+    std::ifstream in(path, std::ios::binary);
+    const skn::bytes got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(got, want);
+    std::remove(path.c_str());
+
+    // Abandoned: the destructor removes the temporary file, `path` never appears.
+    const std::string gone = temp_path("abandoned.gguf");
+    {
+        skn::GgufWriter w;
+        w.declare_tensor("a", SKN_FORMAT_Q8_0, {96, 4});
+        skn::GgufStream s(w, gone);
+        s.write("a", skn::const_byte_span(a.data(), 10));
+    }
+    EXPECT_FALSE(exists(gone));
+    const std::string prefix = "skn_hpp_" + std::to_string(::getpid()) + "_abandoned.gguf.skn-partial";
+    const char* dir = std::getenv("TMPDIR");
+    for (const auto& e : std::filesystem::directory_iterator(dir != nullptr && *dir ? dir : "/tmp"))
+        EXPECT_NE(e.path().filename().string().rfind(prefix, 0), 0u) << "left behind: " << e.path();
 }
 
 }  // namespace

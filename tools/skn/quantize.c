@@ -1,31 +1,33 @@
 /* SPDX-License-Identifier: MIT */
-/* skn quantize IN.gguf OUT.gguf TYPE: convert a GGUF file's weights to one
- * format, streaming through libskn's GGUF writer: memory holds the metadata
- * and a few million values of one tensor, never the model. On the public C
- * API only. */
+/* skn quantize IN.gguf OUT.gguf TYPE: convert a GGUF file's weights to a
+ * llama.cpp file-type preset (Q4_K_M, ...) or to one format, streaming
+ * through libskn's GGUF writer: memory holds the metadata and a few million
+ * values of one tensor, never the model. On the public C API only. */
+#define _DEFAULT_SOURCE /* strcasecmp */
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "commands.h"
 #include "help_text.h"
+#include "quant_meta.h"
+#include "quant_model.h"
+#include "quant_overrides.h"
+#include "quant_plan.h"
+#include "quant_progress.h"
+#include "quant_rules.h"
+#include "quant_stream.h"
 #include "skn/skn.h"
 #include "tensor_util.h"
 
-/* Rows converted per step: about this many values (a tensor with a
- * per-tensor trailer, I2_S, is converted whole). */
-enum { kChunkElements = 1 << 22, kMaxThreads = 256 };
-
-/* llama.cpp's general.quantization_version (GGML_QNT_VERSION). */
-enum { kQuantizationVersion = 2 };
-
-/* general.file_type as llama.cpp's llama-quantize writes it for each plain
- * type name (llama_ftype; "Q4_K" is its alias for Q4_K_M, and so on).
- * Formats without a llama_ftype get no general.file_type. */
+/* general.file_type as llama.cpp's llama-quantize writes it for a plain
+ * format name (llama_ftype; for Q3_K, Q4_K and Q5_K the _M mixture's number,
+ * as llama-quantize reads those names). Formats without a llama_ftype get no
+ * general.file_type. Presets carry their own number (quant_rules.c). */
 static const struct {
     skn_format format;
     uint32_t file_type;
@@ -52,224 +54,115 @@ static int is_replaced_key(const char* key) {
            strcmp(key, "split.no") == 0 || strcmp(key, "split.count") == 0 || strcmp(key, "split.tensors.count") == 0;
 }
 
-static int ends_with(const char* s, const char* suffix) {
-    const size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
+
+
+static int64_t block_elems(skn_format f) {
+    skn_format_props p;
+    memset(&p, 0, sizeof p);
+    p.struct_size = sizeof p;
+    return skn_format_info(f, &p) == SKN_OK ? p.block_elems : 1;
 }
 
-typedef struct {
-    skn_gguf_tensor_props in;
-    int64_t index;
-    skn_format out_format;
-    uint64_t out_bytes;
-    const char* why; /* why it is kept as is, or NULL when converted */
-} plan_row;
+/* ---- the plan: every tensor's type and the rule that chose it */
 
-/* ---- metadata: every pair copied, arrays of arrays included */
-
-typedef struct node_pool {
-    skn_gguf_array_value** nodes;
-    size_t count, cap;
-    void** blocks;
-    size_t nblocks, blocks_cap;
-} node_pool;
-
-static void* pool_keep(node_pool* p, void* block) {
-    if (block == NULL) return NULL;
-    if (p->nblocks == p->blocks_cap) {
-        p->blocks_cap = p->blocks_cap ? 2 * p->blocks_cap : 16;
-        void** grown = realloc(p->blocks, p->blocks_cap * sizeof *grown);
-        if (grown == NULL) {
-            free(block);
-            return NULL;
+/* llama.cpp walks tensors sorted by layer, then name; its counters (the
+ * n-th attn_v, the n-th ffn_down) count in that order, and it writes them
+ * in that order. */
+static int64_t* llama_order(const skn_quant_row* plan, int64_t nt) {
+    int64_t* order = malloc((size_t)(nt > 0 ? nt : 1) * sizeof *order);
+    if (order == NULL) return NULL;
+    for (int64_t i = 0; i < nt; ++i) { /* insertion sort: stable, and models have a few thousand tensors */
+        int64_t j = i;
+        while (j > 0 && skn_rules_order_less(plan[i].in.name, plan[order[j - 1]].in.name)) {
+            order[j] = order[j - 1];
+            --j;
         }
-        p->blocks = grown;
+        order[j] = i;
     }
-    p->blocks[p->nblocks++] = block;
-    return block;
+    return order;
 }
 
-static void pool_free(node_pool* p) {
-    for (size_t i = 0; i < p->nblocks; ++i) free(p->blocks[i]);
-    free(p->blocks);
-}
-
-/* The reader's array `array` as an skn_gguf_array_value tree (strings and
- * numbers point into the input file; nodes live in the pool). */
-static skn_gguf_array_value* array_tree(const skn_gguf* g, uint64_t array, node_pool* pool) {
-    skn_gguf_array_value* v = pool_keep(pool, calloc(1, sizeof *v));
-    if (v == NULL) return NULL;
-    v->struct_size = sizeof *v;
-    if (skn_gguf_array_info(g, array, &v->element_type, &v->count) != SKN_OK) return NULL;
-    if (v->element_type == SKN_GGUF_TYPE_STRING) {
-        const char** strs = pool_keep(pool, calloc(v->count ? v->count : 1, sizeof *strs));
-        size_t* lens = pool_keep(pool, calloc(v->count ? v->count : 1, sizeof *lens));
-        if (strs == NULL || lens == NULL) return NULL;
-        for (uint64_t i = 0; i < v->count; ++i)
-            if (skn_gguf_array_string(g, array, i, &strs[i], &lens[i]) != SKN_OK) return NULL;
-        v->strings = strs;
-        v->lengths = lens;
-    } else if (v->element_type == SKN_GGUF_TYPE_ARRAY) {
-        const skn_gguf_array_value** kids = pool_keep(pool, calloc(v->count ? v->count : 1, sizeof *kids));
-        if (kids == NULL) return NULL;
-        for (uint64_t i = 0; i < v->count; ++i) {
-            uint64_t child = 0;
-            if (skn_gguf_array_nested(g, array, i, &child) != SKN_OK || (kids[i] = array_tree(g, child, pool)) == NULL)
-                return NULL;
+/* Choose row r's type. Returns 0, 1 for a tensor refused (message printed),
+ * -1 for an internal failure. */
+static int choose(const skn_quant_options* o, const skn_model_facts* m, skn_rule_state* st, skn_quant_row* r) {
+    const char* why = NULL;
+    r->out_format = r->in.format;
+    r->out_bytes = r->in.size;
+    if (!skn_rules_quantizable(r->in.name, r->in.rank, &why)) {
+        r->kept = why;
+        snprintf(r->rule, sizeof r->rule, "-");
+        return 0;
+    }
+    skn_format f = o->base;
+    int overridden = 0;
+    for (int i = 0; i < o->n_overrides && !overridden; ++i)
+        if (skn_override_matches(&o->overrides[i], r->in.name)) {
+            f = o->overrides[i].format;
+            snprintf(r->rule, sizeof r->rule, "--tensor-type %s", o->overrides[i].text);
+            overridden = 1;
         }
-        v->arrays = kids;
-    } else {
-        uint64_t n = 0;
-        if (skn_gguf_array_data(g, array, &v->data, &n) != SKN_OK) return NULL;
-    }
-    return v;
-}
-
-static skn_status copy_pair(const skn_gguf* g, int64_t k, const char* key, skn_gguf_writer* w) {
-    skn_gguf_type type;
-    skn_status st = skn_gguf_kv_type(g, k, &type);
-    if (st != SKN_OK) return st;
-    switch (type) {
-#define COPY(T, ctype, suffix)                                                        \
-    case T: {                                                                         \
-        ctype v;                                                                      \
-        if ((st = skn_gguf_get_##suffix(g, k, &v)) != SKN_OK) return st;              \
-        return skn_gguf_writer_add_##suffix(w, key, v);                               \
-    }
-        COPY(SKN_GGUF_TYPE_U8, uint8_t, u8)
-        COPY(SKN_GGUF_TYPE_I8, int8_t, i8)
-        COPY(SKN_GGUF_TYPE_U16, uint16_t, u16)
-        COPY(SKN_GGUF_TYPE_I16, int16_t, i16)
-        COPY(SKN_GGUF_TYPE_U32, uint32_t, u32)
-        COPY(SKN_GGUF_TYPE_I32, int32_t, i32)
-        COPY(SKN_GGUF_TYPE_U64, uint64_t, u64)
-        COPY(SKN_GGUF_TYPE_I64, int64_t, i64)
-        COPY(SKN_GGUF_TYPE_F32, float, f32)
-        COPY(SKN_GGUF_TYPE_F64, double, f64)
-        COPY(SKN_GGUF_TYPE_BOOL, int, bool)
-#undef COPY
-        case SKN_GGUF_TYPE_STRING: {
-            const char* s = NULL;
-            size_t len = 0;
-            if ((st = skn_gguf_get_string(g, k, &s, &len)) != SKN_OK) return st;
-            return skn_gguf_writer_add_string(w, key, s, len);
+    /* As llama.cpp: an override replaces the preset's rules for the tensor,
+     * whose counters then do not advance over it. */
+    if (!overridden && o->preset != NULL && !o->pure) {
+        char detail[160];
+        const char* name = skn_rules_choose(o->preset, m, st, r->in.name, r->in.ne[0],
+                                            r->in.rank > 2 ? r->in.ne[2] : 1, block_elems(o->base), &why, detail);
+        if (name == NULL) {
+            fprintf(stderr, "skn quantize: %s\n", detail);
+            return 1;
         }
-        case SKN_GGUF_TYPE_ARRAY: {
-            node_pool pool = {0};
-            skn_gguf_array_value* v = array_tree(g, (uint64_t)k, &pool);
-            st = v != NULL ? skn_gguf_writer_add_array_value(w, key, v) : SKN_E_OUT_OF_MEMORY;
-            pool_free(&pool);
-            return st;
-        }
-        default: return SKN_E_INVALID_ARGUMENT;
-    }
-}
-
-/* ---- tensors: decode rows, quantize them, on `threads` threads */
-
-typedef struct {
-    const skn_gguf* g;
-    const plan_row* row;
-    int64_t row0, nrows;
-    float* floats;
-    unsigned char* out;
-    size_t out_size;
-    skn_status status;
-    char message[512];
-} work;
-
-static void* convert_rows(void* arg) {
-    work* w = arg;
-    const int64_t cols = w->row->in.ne[0];
-    w->status = skn_tensor_decode_rows(w->g, w->row->index, &w->row->in, w->row0, w->nrows, w->floats);
-    if (w->status == SKN_OK)
-        w->status = skn_quantize(w->row->out_format, w->floats, w->nrows, cols, w->out, w->out_size);
-    if (w->status != SKN_OK) snprintf(w->message, sizeof w->message, "%s", skn_last_error());
-    return NULL;
-}
-
-/* Convert rows [row0, row0 + n) into `out`, split over `threads` threads
- * by whole rows: each row's bytes depend on that row alone, so the output
- * is the same for any thread count. */
-static int convert_chunk(const skn_gguf* g, const plan_row* r, int64_t row0, int64_t n, float* floats,
-                         unsigned char* out, int threads) {
-    const int64_t cols = r->in.ne[0];
-    size_t row_bytes = 0;
-    skn_format_props fp;
-    memset(&fp, 0, sizeof fp);
-    fp.struct_size = sizeof fp;
-    if (skn_format_info(r->out_format, &fp) != SKN_OK) return -1;
-    const int whole = fp.tensor_trailer_bytes > 0; /* one scale for the whole tensor: one call */
-    if (!whole) row_bytes = (size_t)(cols / fp.block_elems) * (size_t)fp.block_bytes;
-    int parts = whole ? 1 : threads;
-    if (parts > n) parts = (int)n;
-    work ws[kMaxThreads];
-    pthread_t tids[kMaxThreads];
-    int64_t at = row0;
-    for (int t = 0; t < parts; ++t) {
-        const int64_t k = n / parts + (t < n % parts ? 1 : 0);
-        ws[t] = (work){g, r, at, k, floats + (at - row0) * cols, out + (size_t)(at - row0) * row_bytes,
-                       whole ? (size_t)r->out_bytes : (size_t)k * row_bytes, SKN_OK, ""};
-        at += k;
-    }
-    int started = 0;
-    for (int t = 1; t < parts; ++t) {
-        if (pthread_create(&tids[t], NULL, convert_rows, &ws[t]) != 0) break;
-        started = t;
-    }
-    convert_rows(&ws[0]);
-    for (int t = started + 1; t < parts; ++t) convert_rows(&ws[t]); /* threads that did not start */
-    for (int t = 1; t <= started; ++t) pthread_join(tids[t], NULL);
-    for (int t = 0; t < parts; ++t)
-        if (ws[t].status != SKN_OK) {
-            fprintf(stderr, "skn quantize: tensor \"%s\", rows %" PRId64 "..%" PRId64 ": %s: %s\n", r->in.name,
-                    ws[t].row0, ws[t].row0 + ws[t].nrows - 1, skn_status_name(ws[t].status), ws[t].message);
+        if (skn_format_from_name(name, &f) != SKN_OK) { /* skn_preset_formats was checked: cannot happen */
+            fprintf(stderr, "skn quantize: %s\n", skn_last_error());
             return -1;
         }
+        snprintf(r->rule, sizeof r->rule, "%s %s%s%s%s", o->preset->name, why, detail[0] ? " (" : "", detail,
+                 detail[0] ? ")" : "");
+    } else if (!overridden) {
+        snprintf(r->rule, sizeof r->rule, "%s%s", o->pure ? "--pure: " : "", o->base_name);
+    }
+    /* llama.cpp's fallback when a row is not a whole number of blocks. */
+    const int64_t ne0 = r->in.ne[0];
+    if (ne0 % block_elems(f) != 0) {
+        const char* next = skn_rules_fallback(skn_quant_format_name(f));
+        size_t at = strlen(r->rule);
+        if (next == NULL) {
+            snprintf(r->rule + at, sizeof r->rule - at, "; ne0 %" PRId64 " not a multiple of %s's %" PRId64, ne0,
+                     skn_quant_format_name(f), block_elems(f));
+            r->kept = "no fallback for the row length: kept";
+            return 0;
+        }
+        skn_format g = f;
+        if (skn_format_from_name(next, &g) != SKN_OK) return -1;
+        if (ne0 % block_elems(g) != 0) g = SKN_FORMAT_F16;
+        snprintf(r->rule + at, sizeof r->rule - at, "; fallback: ne0 %" PRId64 " not a multiple of %s's %" PRId64 " -> %s",
+                 ne0, skn_quant_format_name(f), block_elems(f), skn_quant_format_name(g));
+        f = g;
+    }
+    r->needs_imatrix = skn_rules_requires_imatrix(o->preset, r->in.name, skn_quant_format_name(f));
+    skn_format_props ip;
+    memset(&ip, 0, sizeof ip);
+    ip.struct_size = sizeof ip;
+    if (!r->in.supported) {
+        r->kept = "a type skn does not decode: kept";
+    } else if (r->in.format == f) {
+        r->kept = "already in the type: copied";
+    } else if (skn_format_info(r->in.format, &ip) == SKN_OK && ip.is_block_quantized && !o->allow_requantize) {
+        fprintf(stderr,
+                "skn quantize: tensor \"%s\" is already %s: quantizing it again compounds the error of both "
+                "quantizations; pass --allow-requantize to do it anyway\n",
+                r->in.name, r->in.type_name);
+        r->kept = "refused: already quantized";
+        return 1;
+    } else {
+        size_t bytes = 0;
+        if (skn_quantized_size(f, skn_tensor_rows(&r->in), ne0, &bytes) != SKN_OK) return -1;
+        r->out_format = f;
+        r->out_bytes = bytes;
+    }
     return 0;
 }
 
-static int stream_tensor(const skn_gguf* g, const plan_row* r, skn_gguf_stream* s, int threads) {
-    if (r->why != NULL) { /* copied as stored */
-        const void* data = NULL;
-        size_t size = 0;
-        if (skn_gguf_tensor_data(g, r->index, &data, &size) != SKN_OK ||
-            skn_gguf_stream_write(s, r->in.name, data, size) != SKN_OK) {
-            fprintf(stderr, "skn quantize: tensor \"%s\": %s\n", r->in.name, skn_last_error());
-            return -1;
-        }
-        return 0;
-    }
-    const int64_t cols = r->in.ne[0], rows = skn_tensor_rows(&r->in);
-    skn_format_props fp;
-    memset(&fp, 0, sizeof fp);
-    fp.struct_size = sizeof fp;
-    if (skn_format_info(r->out_format, &fp) != SKN_OK) return -1;
-    int64_t step = cols >= kChunkElements ? 1 : kChunkElements / cols;
-    if (fp.tensor_trailer_bytes > 0 || step > rows) step = rows;
-    const size_t row_bytes = (size_t)(cols / fp.block_elems) * (size_t)fp.block_bytes;
-    const size_t out_cap = fp.tensor_trailer_bytes > 0 ? (size_t)r->out_bytes : (size_t)step * row_bytes;
-    float* floats = malloc((size_t)(step * cols) * sizeof(float));
-    unsigned char* out = malloc(out_cap);
-    int rc = 0;
-    if (floats == NULL || out == NULL) {
-        fprintf(stderr, "skn quantize: tensor \"%s\": cannot allocate %" PRId64 " rows of %" PRId64 " values\n",
-                r->in.name, step, cols);
-        rc = -1;
-    }
-    for (int64_t row0 = 0; row0 < rows && rc == 0; row0 += step) {
-        const int64_t n = rows - row0 < step ? rows - row0 : step;
-        rc = convert_chunk(g, r, row0, n, floats, out, threads);
-        const size_t bytes = fp.tensor_trailer_bytes > 0 ? (size_t)r->out_bytes : (size_t)n * row_bytes;
-        if (rc == 0 && skn_gguf_stream_write(s, r->in.name, out, bytes) != SKN_OK) {
-            fprintf(stderr, "skn quantize: tensor \"%s\": %s\n", r->in.name, skn_last_error());
-            rc = -1;
-        }
-    }
-    free(floats);
-    free(out);
-    return rc;
-}
+/* ---- the command */
 
 static int usage_error(const char* what, const char* arg) {
     fputs("skn quantize: ", stderr);
@@ -279,106 +172,154 @@ static int usage_error(const char* what, const char* arg) {
     return 2;
 }
 
-int skn_cmd_quantize(int argc, char** argv) {
+/* TYPE: a preset first (llama-quantize's meaning of Q4_0 is the preset),
+ * else a plain format name. Returns 0 or an exit status. */
+static int resolve_type(skn_quant_options* o) {
+    o->preset = skn_preset_find(o->type_arg);
+    const char* base = o->preset ? o->preset->base : o->type_arg;
+    if (o->preset != NULL) {
+        const char* names[16];
+        skn_preset_formats(o->preset, names);
+        for (int i = 0; names[i] != NULL; ++i) {
+            skn_format f;
+            if (skn_format_from_name(names[i], &f) != SKN_OK) {
+                fprintf(stderr,
+                        "skn quantize: preset %s needs format %s, which this libskn (%s) does not implement yet; "
+                        "the presets it can write are those whose formats skn demo lists\n",
+                        o->preset->name, names[i], skn_version_string());
+                return 2;
+            }
+        }
+    }
+    if (skn_format_from_name(base, &o->base) != SKN_OK) {
+        fprintf(stderr, "skn quantize: %s\n  presets:", skn_last_error());
+        for (int i = 0; skn_preset_at(i) != NULL; ++i) fprintf(stderr, " %s", skn_preset_at(i)->name);
+        fputc('\n', stderr);
+        return 2;
+    }
+    o->base_name = skn_quant_format_name(o->base);
+    return 0;
+}
+
+static int parse_args(int argc, char** argv, skn_quant_options* o, int* exit_status) {
     const char* pos[3] = {NULL, NULL, NULL};
-    int npos = 0, dry_run = 0, allow_requantize = 0, threads = 1;
+    int npos = 0;
+    char err[512];
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         if (skn_is_help_flag(a)) {
             fputs(skn_help_skn_quantize, stdout);
-            return 0;
+            *exit_status = 0;
+            return -1;
         } else if (strcmp(a, "--dry-run") == 0) {
-            dry_run = 1;
+            o->dry_run = 1;
         } else if (strcmp(a, "--allow-requantize") == 0) {
-            allow_requantize = 1;
+            o->allow_requantize = 1;
+        } else if (strcmp(a, "--pure") == 0) {
+            o->pure = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = 1;
         } else if (strcmp(a, "--threads") == 0) {
             char* end = NULL;
             errno = 0;
             const long t = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
-            if (i + 1 >= argc || errno != 0 || *end != 0 || t < 1 || t > kMaxThreads)
-                return usage_error("--threads needs a count from 1 to 256%s", "");
-            threads = (int)t;
+            if (i + 1 >= argc || errno != 0 || *end != 0 || t < 1 || t > kQuantMaxThreads) {
+                *exit_status = usage_error("--threads needs a count from 1 to 256%s", "");
+                return -1;
+            }
+            o->threads = (int)t;
             ++i;
-        } else if (a[0] == '-' && a[1] != 0) {
-            return usage_error("unknown option \"%s\"", a);
+        } else if (strcmp(a, "--tensor-type") == 0) {
+            if (i + 1 >= argc) {
+                *exit_status = usage_error("--tensor-type needs PATTERN=TYPE%s", "");
+                return -1;
+            }
+            if (o->n_overrides == kMaxOverrides) {
+                *exit_status = usage_error("more than 64 --tensor-type options%s", "");
+                return -1;
+            }
+            if (skn_override_parse(argv[++i], &o->overrides[o->n_overrides], err, sizeof err) != 0) {
+                fprintf(stderr, "skn quantize: %s\n", err);
+                *exit_status = 2;
+                return -1;
+            }
+            ++o->n_overrides;
+        }
+        /* --imatrix FILE belongs here once skn reads importance matrices:
+         * it will set skn_model_facts.has_imatrix (the rules that depend on
+         * it are already in quant_rules.c) and hand the per-column weights
+         * to the quantizer. Until then it is an unknown option. */
+        else if (a[0] == '-' && a[1] != 0) {
+            *exit_status = usage_error("unknown option \"%s\"", a);
+            return -1;
         } else if (npos < 3) {
             pos[npos++] = a;
         } else {
-            return usage_error("unexpected argument \"%s\": give IN.gguf OUT.gguf TYPE", a);
+            *exit_status = usage_error("unexpected argument \"%s\": give IN.gguf OUT.gguf TYPE", a);
+            return -1;
         }
     }
-    if (dry_run && npos == 2) { /* OUT may be left out with --dry-run */
+    if (o->dry_run && npos == 2) { /* OUT may be left out with --dry-run */
         pos[2] = pos[1];
         pos[1] = NULL;
         npos = 3;
     }
-    if (npos != 3) return usage_error("give IN.gguf, OUT.gguf and TYPE%s", "");
-    const char* in_path = pos[0];
-    const char* out_path = pos[1];
-    skn_format target;
-    if (skn_format_from_name(pos[2], &target) != SKN_OK) {
-        fprintf(stderr, "skn quantize: %s\n", skn_last_error());
-        return 2;
+    if (npos != 3) {
+        *exit_status = usage_error("give IN.gguf, OUT.gguf and TYPE%s", "");
+        return -1;
     }
-    skn_format_props tp;
-    memset(&tp, 0, sizeof tp);
-    tp.struct_size = sizeof tp;
-    if (skn_format_info(target, &tp) != SKN_OK) return 2;
+    o->in_path = pos[0];
+    o->out_path = pos[1];
+    o->type_arg = pos[2];
+    return 0;
+}
 
+int skn_cmd_quantize(int argc, char** argv) {
+    skn_quant_options o;
+    memset(&o, 0, sizeof o);
+    o.threads = 1;
+    int rc = 2;
+    if (parse_args(argc, argv, &o, &rc) != 0 || (rc = resolve_type(&o)) != 0) {
+        for (int i = 0; i < o.n_overrides; ++i) skn_override_free(&o.overrides[i]);
+        return rc;
+    }
+    rc = 1;
+    const double t0 = skn_now();
     skn_gguf* g = NULL;
-    skn_status st = skn_tool_open(in_path, &g);
+    skn_status st = skn_tool_open(o.in_path, &g);
     if (st != SKN_OK) {
         fprintf(stderr, "skn quantize: %s: %s\n", skn_status_name(st), skn_last_error());
+        for (int i = 0; i < o.n_overrides; ++i) skn_override_free(&o.overrides[i]);
         return 1;
     }
     const int64_t nt = skn_gguf_tensor_count(g);
-    plan_row* plan = calloc((size_t)(nt > 0 ? nt : 1), sizeof *plan);
+    skn_quant_row* plan = calloc((size_t)(nt > 0 ? nt : 1), sizeof *plan);
+    const char** names = calloc((size_t)(nt > 0 ? nt : 1), sizeof *names);
+    int64_t* order = NULL;
     skn_gguf_writer* w = NULL;
     skn_gguf_stream* s = NULL;
-    int rc = 1, reported = 0;
-    if (plan == NULL || skn_gguf_writer_create(&w) != SKN_OK) goto done;
+    int reported = 0;
+    if (plan == NULL || names == NULL || skn_gguf_writer_create(&w) != SKN_OK) goto done;
 
-    /* The plan: which tensors change, and what they weigh. */
+    for (int64_t i = 0; i < nt; ++i) {
+        plan[i].index = i;
+        plan[i].in.struct_size = sizeof plan[i].in;
+        if (skn_gguf_tensor_info(g, i, &plan[i].in) != SKN_OK) goto done;
+        names[i] = plan[i].in.name;
+    }
+    if ((order = llama_order(plan, nt)) == NULL) goto done;
+    skn_model_facts model;
+    skn_model_facts_read(g, names, nt, &model);
+    skn_rule_state state;
+    skn_rules_begin(&state, names, nt);
+
     int refused = 0;
     uint64_t in_total = 0, out_total = 0;
-    for (int64_t i = 0; i < nt; ++i) {
-        plan_row* r = &plan[i];
-        r->index = i;
-        r->in.struct_size = sizeof r->in;
-        if (skn_gguf_tensor_info(g, i, &r->in) != SKN_OK) goto done;
-        r->out_format = r->in.format;
-        r->out_bytes = r->in.size;
-        skn_format_props ip;
-        memset(&ip, 0, sizeof ip);
-        ip.struct_size = sizeof ip;
-        /* As llama.cpp with a plain type (--pure): weights of two or more
-         * dimensions, except the few it keeps (norms are 1-D already). */
-        if (!ends_with(r->in.name, "weight") || r->in.rank < 2)
-            r->why = r->in.rank < 2 ? "1-D: kept" : "not a weight: kept";
-        else if (ends_with(r->in.name, "ffn_gate_inp.weight") || strstr(r->in.name, "pos_embd") != NULL ||
-                 strstr(r->in.name, "token_types") != NULL || ends_with(r->in.name, "_norm.weight") ||
-                 strstr(r->in.name, "ssm_conv1d") != NULL)
-            r->why = "kept as llama.cpp keeps it";
-        else if (!r->in.supported)
-            r->why = "a type skn does not decode: kept";
-        else if (r->in.ne[0] % tp.block_elems != 0)
-            r->why = "rows not a multiple of the block size: kept";
-        else if (r->in.format == target)
-            r->why = "already in the type: copied";
-        else if (skn_format_info(r->in.format, &ip) == SKN_OK && ip.is_block_quantized && !allow_requantize) {
-            fprintf(stderr,
-                    "skn quantize: tensor \"%s\" is already %s: quantizing it again compounds the error of both "
-                    "quantizations; pass --allow-requantize to do it anyway\n",
-                    r->in.name, r->in.type_name);
-            refused = 1;
-            r->why = "refused: already quantized";
-        }
-        if (r->why == NULL) {
-            size_t bytes = 0;
-            if (skn_quantized_size(target, skn_tensor_rows(&r->in), r->in.ne[0], &bytes) != SKN_OK) goto done;
-            r->out_format = target;
-            r->out_bytes = bytes;
-        }
+    for (int64_t k = 0; k < nt; ++k) {
+        skn_quant_row* r = &plan[order[k]];
+        const int c = choose(&o, &model, &state, r);
+        if (c < 0) goto done;
+        refused |= c;
         in_total += r->in.size;
         out_total += r->out_bytes;
     }
@@ -386,6 +327,18 @@ int skn_cmd_quantize(int argc, char** argv) {
         reported = 1;
         goto done;
     }
+    if (!o.dry_run)
+        for (int64_t k = 0; k < nt; ++k) {
+            const skn_quant_row* r = &plan[order[k]];
+            if (r->needs_imatrix && r->kept == NULL) {
+                fprintf(stderr,
+                        "skn quantize: %s puts tensor \"%s\" in %s, which needs an importance matrix; skn quantize "
+                        "cannot read one yet (--dry-run shows the plan)\n",
+                        o.type_arg, r->in.name, skn_quant_format_name(r->out_format));
+                reported = 1;
+                goto done;
+            }
+        }
 
     /* The metadata, in order; then llama.cpp's two keys. */
     const int64_t nkv = skn_gguf_kv_count(g);
@@ -393,21 +346,24 @@ int skn_cmd_quantize(int argc, char** argv) {
         const char* key = NULL;
         if (skn_gguf_kv_key(g, k, &key, NULL) != SKN_OK) goto done;
         if (is_replaced_key(key)) continue;
-        if ((st = copy_pair(g, k, key, w)) != SKN_OK) {
+        if ((st = skn_quant_copy_pair(g, k, key, w)) != SKN_OK) {
             reported = 1;
             fprintf(stderr, "skn quantize: cannot copy key \"%s\": %s\n", key, skn_last_error());
             goto done;
         }
     }
     uint32_t file_type = 0;
-    const int has_file_type = file_type_of(target, &file_type);
+    int has_file_type = 1;
+    if (o.preset != NULL)
+        file_type = o.preset->file_type;
+    else
+        has_file_type = file_type_of(o.base, &file_type);
     if (skn_gguf_writer_add_u32(w, "general.quantization_version", kQuantizationVersion) != SKN_OK ||
         (has_file_type && skn_gguf_writer_add_u32(w, "general.file_type", file_type) != SKN_OK))
         goto done;
-    for (int64_t i = 0; i < nt; ++i) {
-        const plan_row* r = &plan[i];
-        const int32_t rank = r->in.rank;
-        if (skn_gguf_writer_declare_tensor(w, r->in.name, r->out_format, rank, r->in.ne) != SKN_OK) {
+    for (int64_t k = 0; k < nt; ++k) {
+        const skn_quant_row* r = &plan[order[k]];
+        if (skn_gguf_writer_declare_tensor(w, r->in.name, r->out_format, r->in.rank, r->in.ne) != SKN_OK) {
             reported = 1;
             fprintf(stderr, "skn quantize: tensor \"%s\": %s\n", r->in.name, skn_last_error());
             goto done;
@@ -416,54 +372,57 @@ int skn_cmd_quantize(int argc, char** argv) {
     uint64_t out_size = 0;
     if (skn_gguf_writer_size(w, &out_size) != SKN_OK) goto done;
 
-    if (dry_run) {
-        printf("%s -> %s as %s (general.file_type ", in_path, out_path ? out_path : "(dry run)", tp.name);
-        if (has_file_type)
-            printf("%u", file_type);
+    if (o.dry_run) {
+        if (o.json)
+            skn_quant_print_json(&o, &model, plan, order, nt, has_file_type, file_type, in_total, out_total, out_size,
+                       skn_now() - t0);
         else
-            printf("not set: %s has no llama.cpp file type", tp.name);
-        printf(")\n  %-32s %-8s %-8s %12s %12s  %s\n", "tensor", "from", "to", "bytes in", "bytes out", "note");
-        for (int64_t i = 0; i < nt; ++i) {
-            const plan_row* r = &plan[i];
-            skn_format_props op;
-            memset(&op, 0, sizeof op);
-            op.struct_size = sizeof op;
-            const char* to = skn_format_info(r->out_format, &op) == SKN_OK ? op.name : r->in.type_name;
-            printf("  %-32s %-8s %-8s %12" PRIu64 " %12" PRIu64 "  %s\n", r->in.name, r->in.type_name, to, r->in.size,
-                   r->out_bytes, r->why ? r->why : "converted");
-        }
-        printf("  %-32s %-8s %-8s %12" PRIu64 " %12" PRIu64 "\n", "total tensor bytes", "", "", in_total, out_total);
-        printf("  output file: %" PRIu64 " bytes\n", out_size);
+            skn_quant_print_plan(&o, &model, plan, order, nt, has_file_type, file_type, in_total, out_total, out_size);
         rc = 0;
         goto done;
     }
 
-    if ((st = skn_gguf_stream_begin(w, out_path, &s)) != SKN_OK) {
+    if ((st = skn_gguf_stream_begin(w, o.out_path, &s)) != SKN_OK) {
         reported = 1;
         fprintf(stderr, "skn quantize: %s: %s\n", skn_status_name(st), skn_last_error());
         goto done;
     }
     skn_gguf_writer_destroy(w); /* the stream holds what it needs */
     w = NULL;
-    for (int64_t i = 0; i < nt; ++i)
-        if (stream_tensor(g, &plan[i], s, threads) != 0) { /* destroying s removes the partial file */
+    skn_progress progress;
+    skn_progress_begin(&progress, nt, in_total);
+    for (int64_t k = 0; k < nt; ++k) {
+        skn_quant_row* r = &plan[order[k]];
+        const skn_quant_job job = {g, r->index, &r->in, r->out_format, r->out_bytes, r->kept != NULL};
+        const double t = skn_now();
+        if (skn_quant_stream_tensor(&job, s, o.threads, &progress, k) != 0) { /* destroying s removes the partial file */
+            skn_progress_end(&progress);
             reported = 1;
             goto done;
         }
+        r->seconds = skn_now() - t;
+    }
+    skn_progress_end(&progress);
     if ((st = skn_gguf_stream_finish(s)) != SKN_OK) {
         reported = 1;
         fprintf(stderr, "skn quantize: %s: %s\n", skn_status_name(st), skn_last_error());
         goto done;
     }
-    printf("%s: %" PRId64 " tensors, %" PRIu64 " bytes (tensors %" PRIu64 " -> %" PRIu64 " bytes)\n", out_path, nt,
-           out_size, in_total, out_total);
+    if (o.json)
+        skn_quant_print_json(&o, &model, plan, order, nt, has_file_type, file_type, in_total, out_total, out_size, skn_now() - t0);
+    else
+        printf("%s: %" PRId64 " tensors, %" PRIu64 " bytes (tensors %" PRIu64 " -> %" PRIu64 " bytes) in %.1f s\n",
+               o.out_path, nt, out_size, in_total, out_total, skn_now() - t0);
     rc = 0;
 done:
     if (rc != 0 && !reported)
         fprintf(stderr, "skn quantize: %s\n", skn_last_error()[0] ? skn_last_error() : "out of memory");
     skn_gguf_stream_destroy(s);
     skn_gguf_writer_destroy(w);
+    free(order);
+    free(names);
     free(plan);
     skn_gguf_close(g);
+    for (int i = 0; i < o.n_overrides; ++i) skn_override_free(&o.overrides[i]);
     return rc;
 }

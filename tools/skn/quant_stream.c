@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+#define _DEFAULT_SOURCE /* madvise */
+#include "quant_stream.h"
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "tensor_util.h"
+
+/* Drop the input file's pages in [p, p + n) from this process: the reader
+ * maps the whole file read-only, and every page a pass reads would
+ * otherwise stay resident (and count in RSS) until the end, so converting
+ * a 40 GB model would look like a 40 GB process. The pages come back from
+ * the file if read again. Only whole pages inside the range are dropped. */
+static void release_input(const void* p, size_t n) {
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t a = ((uintptr_t)p + page - 1) / page * page;
+    const uintptr_t b = ((uintptr_t)p + n) / page * page;
+    if (b > a) (void)madvise((void*)a, b - a, MADV_DONTNEED);
+}
+
+typedef struct {
+    const skn_quant_job* job;
+    int64_t row0, nrows;
+    float* floats;
+    unsigned char* out;
+    size_t out_size;
+    skn_status status;
+    char message[512];
+} work;
+
+static void* convert_rows(void* arg) {
+    work* w = arg;
+    const int64_t cols = w->job->in->ne[0];
+    w->status = skn_tensor_decode_rows(w->job->g, w->job->index, w->job->in, w->row0, w->nrows, w->floats);
+    if (w->status == SKN_OK)
+        w->status = skn_quantize(w->job->out_format, w->floats, w->nrows, cols, w->out, w->out_size);
+    if (w->status != SKN_OK) snprintf(w->message, sizeof w->message, "%s", skn_last_error());
+    return NULL;
+}
+
+/* Convert rows [row0, row0 + n) into `out`, split over `threads` threads
+ * by whole rows: each row's bytes depend on that row alone, so the output
+ * is the same for any thread count. */
+static int convert_chunk(const skn_quant_job* j, const skn_format_props* fp, int64_t row0, int64_t n, float* floats,
+                         unsigned char* out, int threads) {
+    const int64_t cols = j->in->ne[0];
+    const int whole = fp->tensor_trailer_bytes > 0; /* one scale for the whole tensor: one call */
+    const size_t row_bytes = whole ? 0 : (size_t)(cols / fp->block_elems) * (size_t)fp->block_bytes;
+    int parts = whole ? 1 : threads;
+    if (parts > n) parts = (int)n;
+    work ws[kQuantMaxThreads];
+    pthread_t tids[kQuantMaxThreads];
+    int64_t at = row0;
+    for (int t = 0; t < parts; ++t) {
+        const int64_t k = n / parts + (t < n % parts ? 1 : 0);
+        ws[t] = (work){j, at, k, floats + (at - row0) * cols, out + (size_t)(at - row0) * row_bytes,
+                       whole ? (size_t)j->out_bytes : (size_t)k * row_bytes, SKN_OK, ""};
+        at += k;
+    }
+    int started = 0;
+    for (int t = 1; t < parts; ++t) {
+        if (pthread_create(&tids[t], NULL, convert_rows, &ws[t]) != 0) break;
+        started = t;
+    }
+    convert_rows(&ws[0]);
+    for (int t = started + 1; t < parts; ++t) convert_rows(&ws[t]); /* threads that did not start */
+    for (int t = 1; t <= started; ++t) pthread_join(tids[t], NULL);
+    for (int t = 0; t < parts; ++t)
+        if (ws[t].status != SKN_OK) {
+            fprintf(stderr, "skn quantize: tensor \"%s\", rows %" PRId64 "..%" PRId64 ": %s: %s\n", j->in->name,
+                    ws[t].row0, ws[t].row0 + ws[t].nrows - 1, skn_status_name(ws[t].status), ws[t].message);
+            return -1;
+        }
+    return 0;
+}
+
+static int copy_stored(const skn_quant_job* j, skn_gguf_stream* s, skn_progress* progress, int64_t position) {
+    const void* data = NULL;
+    size_t size = 0;
+    if (skn_gguf_tensor_data(j->g, j->index, &data, &size) != SKN_OK) goto fail;
+    for (size_t at = 0; at < size;) {
+        const size_t n = size - at < (size_t)kQuantChunkElements * 4 ? size - at : (size_t)kQuantChunkElements * 4;
+        if (skn_gguf_stream_write(s, j->in->name, (const unsigned char*)data + at, n) != SKN_OK) goto fail;
+        release_input(data, at + n); /* from the start: a page split by two chunks goes too */
+        skn_progress_step(progress, position, j->in->name, n);
+        at += n;
+    }
+    return 0;
+fail:
+    fprintf(stderr, "skn quantize: tensor \"%s\": %s\n", j->in->name, skn_last_error());
+    return -1;
+}
+
+int skn_quant_stream_tensor(const skn_quant_job* j, skn_gguf_stream* s, int threads, skn_progress* progress,
+                            int64_t position) {
+    if (j->copy) return copy_stored(j, s, progress, position);
+    const int64_t cols = j->in->ne[0], rows = skn_tensor_rows(j->in);
+    skn_format_props fp;
+    memset(&fp, 0, sizeof fp);
+    fp.struct_size = sizeof fp;
+    if (skn_format_info(j->out_format, &fp) != SKN_OK) return -1;
+    skn_format_props ip;
+    memset(&ip, 0, sizeof ip);
+    ip.struct_size = sizeof ip;
+    if (skn_format_info(j->in->format, &ip) != SKN_OK) return -1;
+    const void* in_data = NULL;
+    size_t in_size = 0;
+    if (skn_gguf_tensor_data(j->g, j->index, &in_data, &in_size) != SKN_OK) return -1;
+    /* A per-tensor trailer (I2_S) ties every row to the whole tensor: one step. */
+    const int whole = fp.tensor_trailer_bytes > 0 || ip.tensor_trailer_bytes > 0;
+    int64_t step = cols >= kQuantChunkElements ? 1 : kQuantChunkElements / cols;
+    if (whole || step > rows) step = rows;
+    const size_t row_bytes = (size_t)(cols / fp.block_elems) * (size_t)fp.block_bytes;
+    const size_t in_row_bytes = whole ? 0 : in_size / (size_t)rows;
+    const size_t out_cap = fp.tensor_trailer_bytes > 0 ? (size_t)j->out_bytes : (size_t)step * row_bytes;
+    float* floats = malloc((size_t)(step * cols) * sizeof(float));
+    unsigned char* out = malloc(out_cap);
+    int rc = 0;
+    if (floats == NULL || out == NULL) {
+        fprintf(stderr, "skn quantize: tensor \"%s\": cannot allocate %" PRId64 " rows of %" PRId64 " values\n",
+                j->in->name, step, cols);
+        rc = -1;
+    }
+    for (int64_t row0 = 0; row0 < rows && rc == 0; row0 += step) {
+        const int64_t n = rows - row0 < step ? rows - row0 : step;
+        rc = convert_chunk(j, &fp, row0, n, floats, out, threads);
+        const size_t bytes = fp.tensor_trailer_bytes > 0 ? (size_t)j->out_bytes : (size_t)n * row_bytes;
+        if (rc == 0 && skn_gguf_stream_write(s, j->in->name, out, bytes) != SKN_OK) {
+            fprintf(stderr, "skn quantize: tensor \"%s\": %s\n", j->in->name, skn_last_error());
+            rc = -1;
+        }
+        const size_t done_in = whole ? in_size : (size_t)n * in_row_bytes;
+        if (rc == 0) {
+            /* from the start: a page split between two chunks goes too */
+            release_input(in_data, whole ? in_size : (size_t)(row0 + n) * in_row_bytes);
+            skn_progress_step(progress, position, j->in->name, done_in);
+        }
+    }
+    free(floats);
+    free(out);
+    return rc;
+}
