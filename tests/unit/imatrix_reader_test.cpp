@@ -6,6 +6,7 @@
 // entry or byte at fault.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <cstring>
@@ -349,6 +350,21 @@ TEST(ImatrixGgufRefuses, Metadata) {
     numbers.add_scalar("imatrix.chunk_size", gguf::ValueType::U32, uint32_t(512));
     tensors(numbers);
     expect_refused(numbers.to_bytes(), {"imatrix.datasets must be an array of strings"});
+}
+
+TEST(ImatrixGgufRefuses, RepeatedTensorNames) {
+    // The writer refuses a repeated name, so the file is patched afterwards:
+    // "w.in_sumX" becomes a second "w.in_sum2".
+    auto b = gguf_with([](gguf::Writer& w) {
+        f32_tensor(w, "w.in_sum2", {32, 1}, ones(32));
+        f32_tensor(w, "w.counts", {1, 1}, ones(1));
+        f32_tensor(w, "w.in_sumX", {32, 1}, ones(32));
+    });
+    const std::string from = "w.in_sumX";
+    const auto at = std::search(b.begin(), b.end(), from.begin(), from.end());
+    ASSERT_NE(at, b.end());
+    *(at + 8) = '2';
+    expect_refused(b, {"imatrix in GGUF form", "\"w.in_sum2\" has the same name as tensor #0"});
 }
 
 TEST(ImatrixGgufRefuses, BrokenGgufKeepsItsReason) {
