@@ -31,6 +31,8 @@
  *    skn_scope_destroy must not race with a call using the scope.
  *  - skn_gguf: immutable once open; any number of threads may read one at
  *    once. skn_gguf_close must not race with a call using it.
+ *  - skn_imatrix: likewise immutable once open; skn_imatrix_close must not
+ *    race with a call using it.
  *  - skn_context, skn_gguf_writer and skn_gguf_stream: one thread at a time
  *    (use one context per calling thread; a context's own pool threads are
  *    internal).
@@ -53,8 +55,9 @@
  *   6. Prepack and byte relayout
  *   7. Fixtures: bytes to test converters and kernels against
  *   8. GGUF files
- *   9. Context and matmul_wt
- *  10. Logging
+ *   9. Importance matrices (llama.cpp imatrix files)
+ *  10. Context and matmul_wt
+ *  11. Logging
  *
  * The normative description of the byte layouts is docs/formats.md.
  */
@@ -970,7 +973,148 @@ SKN_API void skn_gguf_stream_destroy(skn_gguf_stream* stream);
 
 /* ----- end of GGUF files ----- */
 
-/* ===== 9. Context and matmul_wt ========================================== */
+/* ===== 9. Importance matrices (llama.cpp imatrix files) ================== */
+/* Reading the importance-matrix files llama.cpp's llama-imatrix writes
+ * (docs/imatrix.md), in either form:
+ *  - SKN_IMATRIX_GGUF: a GGUF file (the current default) holding, per weight
+ *    tensor NAME, the F32 tensors NAME.in_sum2 ([values per row, matrices]:
+ *    sums of squared activations, one row per expert) and NAME.counts (one
+ *    count per matrix), and the metadata imatrix.datasets,
+ *    imatrix.chunk_count and imatrix.chunk_size;
+ *  - SKN_IMATRIX_LEGACY: the older binary ".dat" form (entries of name,
+ *    call count and values, then an optional chunk count and dataset name).
+ * The form is told by the file's first bytes (the GGUF magic), not its name.
+ *
+ * Each entry's importance vector is what llama-quantize computes from the
+ * file, float for float: GGUF, value = in_sum2 / count per matrix (1.0 for a
+ * matrix whose count is 0: an expert calibration never routed to); legacy,
+ * value = stored value / (float)ncall (as stored when ncall is 0). Pass it to
+ * the quantizer as that weight's importance (for expert e of a 3-D weight,
+ * matrix e's vector).
+ *
+ * Checking: every count, length and offset is checked before use. A file
+ * llama.cpp would misread or that cannot come from llama-imatrix is refused
+ * with SKN_E_FORMAT and a message naming the byte offset and the entry:
+ * truncation, a negative or absurd count, a name that is empty, not UTF-8,
+ * holding a NUL or longer than 255 bytes, a sum without its counts (or
+ * counts without sums), counts that do not match the sums' matrices, tensors
+ * that are not F32, non-finite or negative values, a count that is not a
+ * whole number, a name given twice, missing imatrix.* metadata (GGUF form,
+ * as llama-quantize requires it), bytes after a legacy file's end.
+ *
+ * Ownership: everything is read at open and owned by the skn_imatrix;
+ * nothing points into the file or the caller's buffer afterwards. Names and
+ * value arrays returned stay valid until skn_imatrix_close. An open
+ * skn_imatrix is immutable: any number of threads may query it at once. */
+
+typedef struct skn_imatrix skn_imatrix;
+
+typedef enum skn_imatrix_form {
+    SKN_IMATRIX_GGUF = 1,  /* llama-imatrix's GGUF output (its default) */
+    SKN_IMATRIX_LEGACY = 2 /* the binary .dat form (llama-imatrix --output-format dat) */
+} skn_imatrix_form;
+
+/* Read the imatrix file at `path` (either form; read whole into memory, so
+ * the file may change or vanish afterwards). On success *out owns it;
+ * release it with skn_imatrix_close.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL path/out, a path that is not
+ * a regular file); SKN_E_NOT_FOUND (no file at path); SKN_E_IO (the file
+ * cannot be read: the message has the system's reason); SKN_E_FORMAT (empty
+ * or malformed: the message names the byte offset and the entry);
+ * SKN_E_UNSUPPORTED (a GGUF v1, big-endian or newer GGUF file);
+ * SKN_E_OUT_OF_MEMORY. *out is untouched on error. */
+SKN_API skn_status skn_imatrix_open(const char* path, skn_imatrix** out);
+
+/* Like skn_imatrix_open over the `size` bytes at `data`. The bytes are read
+ * during the call only: nothing is borrowed afterwards.
+ * Returns as skn_imatrix_open; SKN_E_INVALID_ARGUMENT also for a NULL data
+ * pointer; size 0 is SKN_E_FORMAT (empty). */
+SKN_API skn_status skn_imatrix_open_memory(const void* data, size_t size, skn_imatrix** out);
+
+/* Release an imatrix (NULL is ignored). Every name and value pointer
+ * obtained from it becomes invalid. */
+SKN_API void skn_imatrix_close(skn_imatrix* imatrix);
+
+/* The file as a whole. Set struct_size = sizeof(skn_imatrix_props). */
+typedef struct skn_imatrix_props {
+    size_t struct_size;
+    skn_imatrix_form form;
+    int64_t entry_count;   /* the entries, sorted by name (GGUF) or in file order (legacy) */
+    int64_t dataset_count; /* imatrix.datasets' strings, or the legacy trailer's dataset name (0 or 1) */
+    /* imatrix.chunk_count, or the legacy trailer's chunk count; -1 when the
+     * file does not say (a legacy file without a trailer). */
+    int64_t chunk_count;
+    /* imatrix.chunk_size (tokens per chunk); -1 for the legacy form, which
+     * does not record it. */
+    int64_t chunk_size;
+} skn_imatrix_props;
+
+/* Fill *props. Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, struct_size
+ * too small). */
+SKN_API skn_status skn_imatrix_info(const skn_imatrix* imatrix, skn_imatrix_props* props);
+
+/* The number of entries (one per weight tensor), or -1 for a NULL imatrix. */
+SKN_API int64_t skn_imatrix_count(const skn_imatrix* imatrix);
+
+/* One entry. Set struct_size = sizeof(skn_imatrix_entry_props). */
+typedef struct skn_imatrix_entry_props {
+    size_t struct_size;
+    const char* name;          /* the weight tensor's name, NUL-terminated UTF-8, owned by the imatrix */
+    size_t name_len;           /* bytes of name, NUL not counted */
+    int64_t values_per_row;    /* the weight's row length (its input dimension, ggml's ne0) */
+    /* Matrices (experts of a 3-D weight; 1 for a 2-D one). The legacy form
+     * does not record experts: its entries say 1, and values_per_row is
+     * every expert's values one after another (llama-quantize slices expert
+     * e at e * the tensor's row length). */
+    int64_t matrices;
+    /* Legacy: the entry's call count (ncall, in chunks). GGUF: the largest
+     * per-matrix count (activation rows seen). */
+    int64_t count;
+    /* GGUF: matrices whose count is 0, whose importance is 1.0 everywhere
+     * (experts calibration never routed to); 0 for the legacy form. */
+    int64_t unused_matrices;
+} skn_imatrix_entry_props;
+
+/* Fill *entry for entry `index` (0 <= index < skn_imatrix_count).
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, struct_size too small, index
+ * out of range). */
+SKN_API skn_status skn_imatrix_entry_info(const skn_imatrix* imatrix, int64_t index, skn_imatrix_entry_props* entry);
+
+/* Set *index to the entry for weight tensor `name` (compared byte for byte),
+ * or -1 when there is none (which is not an error: llama-quantize quantizes
+ * such a tensor without importance).
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT for NULL arguments. */
+SKN_API skn_status skn_imatrix_find(const skn_imatrix* imatrix, const char* name, int64_t* index);
+
+/* Pass as `matrix` to skn_imatrix_values for every matrix at once. */
+#define SKN_IMATRIX_ALL_MATRICES (-1)
+
+/* The importance values of entry `index`: for 0 <= matrix < matrices, that
+ * matrix's values_per_row floats (expert `matrix` of a 3-D weight); for
+ * SKN_IMATRIX_ALL_MATRICES, values_per_row * matrices floats, matrix after
+ * matrix (the vector llama-quantize hands over for the whole tensor).
+ * *values points into the imatrix (valid until skn_imatrix_close), *count
+ * is the number of floats. Every value is finite and >= 0.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, index or matrix out of
+ * range). */
+SKN_API skn_status skn_imatrix_values(const skn_imatrix* imatrix, int64_t index, int64_t matrix,
+                                      const float** values, size_t* count);
+
+/* The count of one matrix of entry `index` (GGUF: activation rows; legacy:
+ * the entry's ncall, for matrix 0 only).
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, index or matrix out of
+ * range). */
+SKN_API skn_status skn_imatrix_matrix_count(const skn_imatrix* imatrix, int64_t index, int64_t matrix,
+                                            int64_t* count);
+
+/* Dataset name `i` (0 <= i < dataset_count): NUL-terminated UTF-8 owned by
+ * the imatrix; *len (may be NULL) is its length in bytes.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, i out of range). */
+SKN_API skn_status skn_imatrix_dataset(const skn_imatrix* imatrix, int64_t i, const char** name, size_t* len);
+
+/* ----- end of importance matrices ----- */
+
+/* ===== 10. Context and matmul_wt ========================================== */
 /* y[n, out] = x[n, in] * W[out, in]^T (+ bias): the primitive ggml's mul_mat
  * and BLAS's op(B) have, over a packed weight in either block order. Kernels
  * are chosen from a registry keyed by (op, weight format, weight layout
@@ -1140,7 +1284,7 @@ SKN_API skn_status skn_prepack_for_matmul(skn_context* ctx, const skn_view* w, s
 SKN_API int32_t skn_kernel_count(void);
 SKN_API const char* skn_kernel_name(int32_t index);
 
-/* ===== 10. Logging ========================================================= */
+/* ===== 11. Logging ========================================================= */
 
 typedef enum skn_log_level {
     SKN_LOG_TRACE = 0,

@@ -942,6 +942,110 @@ public:
 
 private:
     skn_gguf_stream* s_ = nullptr;
+// ---- importance matrices (llama.cpp imatrix files) ------------------------------------
+
+struct ImatrixInfo {
+    skn_imatrix_form form = SKN_IMATRIX_GGUF;
+    std::int64_t entry_count = 0;
+    std::int64_t dataset_count = 0;
+    std::int64_t chunk_count = -1; /* -1: the file does not say */
+    std::int64_t chunk_size = -1;  /* -1: the file does not say (always for the legacy form) */
+};
+
+struct ImatrixEntry {
+    std::string name;
+    std::int64_t values_per_row = 0;
+    std::int64_t matrices = 0;
+    std::int64_t count = 0;
+    std::int64_t unused_matrices = 0;
+};
+
+/* An open imatrix file (skn_imatrix). Move-only; everything was copied at
+ * open, and the spans it hands out are valid while it is alive. */
+class Imatrix {
+public:
+    static Imatrix open(const std::string& path) {
+        skn_imatrix* m = nullptr;
+        check(skn_imatrix_open(path.c_str(), &m));
+        return Imatrix(m);
+    }
+    /* The bytes are read during the call only (a temporary is fine). */
+    static Imatrix open_memory(const_byte_span data) {
+        skn_imatrix* m = nullptr;
+        check(skn_imatrix_open_memory(data.data(), data.size(), &m));
+        return Imatrix(m);
+    }
+
+    Imatrix(Imatrix&& other) noexcept : m_(std::exchange(other.m_, nullptr)) {}
+    Imatrix& operator=(Imatrix&& other) noexcept {
+        if (this != &other) {
+            skn_imatrix_close(m_);
+            m_ = std::exchange(other.m_, nullptr);
+        }
+        return *this;
+    }
+    Imatrix(const Imatrix&) = delete;
+    Imatrix& operator=(const Imatrix&) = delete;
+    ~Imatrix() { skn_imatrix_close(m_); }
+
+    const skn_imatrix* get() const noexcept { return m_; }
+
+    ImatrixInfo info() const {
+        skn_imatrix_props p;
+        std::memset(&p, 0, sizeof p);
+        p.struct_size = sizeof p;
+        check(skn_imatrix_info(m_, &p));
+        ImatrixInfo i;
+        i.form = p.form;
+        i.entry_count = p.entry_count;
+        i.dataset_count = p.dataset_count;
+        i.chunk_count = p.chunk_count;
+        i.chunk_size = p.chunk_size;
+        return i;
+    }
+    std::int64_t count() const noexcept { return skn_imatrix_count(m_); }
+    ImatrixEntry entry(std::int64_t index) const {
+        skn_imatrix_entry_props p;
+        std::memset(&p, 0, sizeof p);
+        p.struct_size = sizeof p;
+        check(skn_imatrix_entry_info(m_, index, &p));
+        ImatrixEntry e;
+        e.name.assign(p.name, p.name_len);
+        e.values_per_row = p.values_per_row;
+        e.matrices = p.matrices;
+        e.count = p.count;
+        e.unused_matrices = p.unused_matrices;
+        return e;
+    }
+    std::optional<std::int64_t> find(const std::string& name) const {
+        std::int64_t i = -1;
+        check(skn_imatrix_find(m_, name.c_str(), &i));
+        if (i < 0) return std::nullopt;
+        return i;
+    }
+    /* Matrix `matrix`'s importance values, or every matrix's
+     * (SKN_IMATRIX_ALL_MATRICES). */
+    span<const float> values(std::int64_t index, std::int64_t matrix = SKN_IMATRIX_ALL_MATRICES) const {
+        const float* v = nullptr;
+        std::size_t n = 0;
+        check(skn_imatrix_values(m_, index, matrix, &v, &n));
+        return span<const float>(v, n);
+    }
+    std::int64_t matrix_count(std::int64_t index, std::int64_t matrix) const {
+        std::int64_t n = 0;
+        check(skn_imatrix_matrix_count(m_, index, matrix, &n));
+        return n;
+    }
+    std::string dataset(std::int64_t i) const {
+        const char* s = nullptr;
+        std::size_t n = 0;
+        check(skn_imatrix_dataset(m_, i, &s, &n));
+        return std::string(s, n);
+    }
+
+private:
+    explicit Imatrix(skn_imatrix* m) noexcept : m_(m) {}
+    skn_imatrix* m_ = nullptr;
 };
 
 }  // namespace skn

@@ -11,7 +11,7 @@ import sys
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
 src = root / "src"
 include_re = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
-LOW_FOLDERS = ("formats", "layout", "runtime", "trace", "gguf", "fixtures")
+LOW_FOLDERS = ("formats", "layout", "runtime", "trace", "gguf", "imatrix", "fixtures")
 ISA_FACING_ALLOWED = ("formats/facts.hpp", "skn/skn.h")
 TIER_SOURCE = re.compile(r"^(avx|neon|sve)[a-z0-9]*\.cpp$|\.inc$")
 

@@ -2,7 +2,7 @@
 // Replays a libFuzzer corpus through the fuzz target without libFuzzer, so
 // the committed corpus (tests/fuzz/corpus) is checked by every compiler and
 // build type in ctest, the sanitizer builds included:
-//   fuzz_gguf_replay DIR_OR_FILE...
+//   fuzz_gguf_replay DIR_OR_FILE...   (fuzz_imatrix_replay likewise)
 // Fails (via the target's abort or a sanitizer) on any input the target
 // rejects, and when it finds no input at all.
 #include <cstdint>
@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::filesystem::path arg(argv[i]);
         if (!std::filesystem::exists(arg)) {
-            std::fprintf(stderr, "fuzz_gguf_replay: %s does not exist\n", argv[i]);
+            std::fprintf(stderr, "%s: %s does not exist\n", argv[0], argv[i]);
             return 1;
         }
         if (std::filesystem::is_directory(arg)) {
@@ -40,6 +40,6 @@ int main(int argc, char** argv) {
             n += replay(arg);
         }
     }
-    std::printf("fuzz_gguf_replay: %zu inputs replayed\n", n);
+    std::printf("%s: %zu inputs replayed\n", argv[0], n);
     return n > 0 ? 0 : 1;
 }

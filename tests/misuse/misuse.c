@@ -1256,6 +1256,113 @@ typedef struct {
     const char* covers; /* the skn.h functions this case exercises */
 } misuse_case;
 
+
+/* ---- importance matrices ------------------------------------------------ */
+
+/* A legacy imatrix: one entry "blk.0.w" (ncall 2, 96 values), chunk count 7,
+ * dataset "ds". Returns its size. */
+static size_t legacy_imatrix(uint8_t* buf) {
+    size_t n = 0;
+#define PUT_I32(v)                          \
+    do {                                    \
+        const int32_t x_ = (v);             \
+        memcpy(buf + n, &x_, 4);            \
+        n += 4;                             \
+    } while (0)
+    PUT_I32(1);
+    PUT_I32(7);
+    memcpy(buf + n, "blk.0.w", 7);
+    n += 7;
+    PUT_I32(2);
+    PUT_I32(96);
+    for (int i = 0; i < 96; ++i) {
+        const float v = (float)i;
+        memcpy(buf + n, &v, 4);
+        n += 4;
+    }
+    PUT_I32(7);
+    PUT_I32(2);
+    memcpy(buf + n, "ds", 2);
+    n += 2;
+#undef PUT_I32
+    return n;
+}
+
+static void case_imatrix_misuse(void) {
+    uint8_t buf[512];
+    const size_t n = legacy_imatrix(buf);
+    skn_imatrix* m = NULL;
+    CHECK_ERROR(skn_imatrix_open(NULL, &m), SKN_E_INVALID_ARGUMENT, "path");
+    CHECK_ERROR(skn_imatrix_open(path_in_dir("none.dat"), &m), SKN_E_NOT_FOUND, NULL);
+    CHECK_ERROR(skn_imatrix_open(g_dir, &m), SKN_E_INVALID_ARGUMENT, "directory");
+    CHECK_ERROR(skn_imatrix_open_memory(NULL, 4, &m), SKN_E_INVALID_ARGUMENT, "data");
+    CHECK_ERROR(skn_imatrix_open_memory(buf, n, NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK_ERROR(skn_imatrix_open_memory(buf, 0, &m), SKN_E_FORMAT, "empty");
+    CHECK_ERROR(skn_imatrix_open_memory(buf, n - 1, &m), SKN_E_FORMAT, "truncated");
+    CHECK_ERROR(skn_imatrix_open_memory("GGUF", 4, &m), SKN_E_FORMAT, "GGUF");
+    CHECK(m == NULL);
+    FILE* f = fopen(path_in_dir("m.dat"), "wb");
+    CHECK(f != NULL && fwrite(buf, 1, n, f) == n);
+    if (f) fclose(f);
+    CHECK_ERROR(skn_imatrix_open(path_in_dir("m.dat"), NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK(skn_imatrix_open(path_in_dir("m.dat"), &m) == SKN_OK && m != NULL);
+    if (m == NULL) return;
+
+    skn_imatrix_props p;
+    memset(&p, 0, sizeof p);
+    CHECK_ERROR(skn_imatrix_info(m, &p), SKN_E_INVALID_ARGUMENT, "struct_size");
+    p.struct_size = sizeof p;
+    CHECK_ERROR(skn_imatrix_info(NULL, &p), SKN_E_INVALID_ARGUMENT, "imatrix");
+    CHECK_ERROR(skn_imatrix_info(m, NULL), SKN_E_INVALID_ARGUMENT, "props");
+    CHECK(skn_imatrix_info(m, &p) == SKN_OK && p.form == SKN_IMATRIX_LEGACY && p.chunk_count == 7);
+    CHECK(skn_imatrix_count(NULL) == -1 && skn_imatrix_count(m) == 1);
+
+    skn_imatrix_entry_props e;
+    memset(&e, 0, sizeof e);
+    CHECK_ERROR(skn_imatrix_entry_info(m, 0, &e), SKN_E_INVALID_ARGUMENT, "struct_size");
+    e.struct_size = sizeof e;
+    CHECK_ERROR(skn_imatrix_entry_info(m, 1, &e), SKN_E_INVALID_ARGUMENT, "out of range");
+    CHECK_ERROR(skn_imatrix_entry_info(m, -1, &e), SKN_E_INVALID_ARGUMENT, "out of range");
+    CHECK_ERROR(skn_imatrix_entry_info(m, INT64_MIN, &e), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_imatrix_entry_info(m, 0, NULL), SKN_E_INVALID_ARGUMENT, "entry");
+    CHECK_ERROR(skn_imatrix_entry_info(NULL, 0, &e), SKN_E_INVALID_ARGUMENT, "imatrix");
+
+    int64_t i = 5;
+    CHECK(skn_imatrix_find(m, "nope", &i) == SKN_OK && i == -1);
+    CHECK(skn_imatrix_find(m, "blk.0.w", &i) == SKN_OK && i == 0);
+    CHECK_ERROR(skn_imatrix_find(m, NULL, &i), SKN_E_INVALID_ARGUMENT, "name");
+    CHECK_ERROR(skn_imatrix_find(m, "x", NULL), SKN_E_INVALID_ARGUMENT, "index");
+    CHECK_ERROR(skn_imatrix_find(NULL, "x", &i), SKN_E_INVALID_ARGUMENT, "imatrix");
+
+    const float* v = NULL;
+    size_t count = 0;
+    CHECK_ERROR(skn_imatrix_values(m, 0, 1, &v, &count), SKN_E_INVALID_ARGUMENT, "matrix 1 is out of range");
+    CHECK_ERROR(skn_imatrix_values(m, 0, -2, &v, &count), SKN_E_INVALID_ARGUMENT, "SKN_IMATRIX_ALL_MATRICES");
+    CHECK_ERROR(skn_imatrix_values(m, 3, 0, &v, &count), SKN_E_INVALID_ARGUMENT, "entry index 3");
+    CHECK_ERROR(skn_imatrix_values(m, 0, 0, NULL, &count), SKN_E_INVALID_ARGUMENT, "values");
+    CHECK_ERROR(skn_imatrix_values(m, 0, 0, &v, NULL), SKN_E_INVALID_ARGUMENT, "count");
+    CHECK_ERROR(skn_imatrix_values(NULL, 0, 0, &v, &count), SKN_E_INVALID_ARGUMENT, "imatrix");
+    CHECK(skn_imatrix_values(m, 0, SKN_IMATRIX_ALL_MATRICES, &v, &count) == SKN_OK && count == 96 && v[3] == 1.5f);
+
+    int64_t c = 0;
+    CHECK(skn_imatrix_matrix_count(m, 0, 0, &c) == SKN_OK && c == 2);
+    CHECK_ERROR(skn_imatrix_matrix_count(m, 0, SKN_IMATRIX_ALL_MATRICES, &c), SKN_E_INVALID_ARGUMENT, "matrix -1");
+    CHECK_ERROR(skn_imatrix_matrix_count(m, 1, 0, &c), SKN_E_INVALID_ARGUMENT, "entry index 1");
+    CHECK_ERROR(skn_imatrix_matrix_count(m, 0, 0, NULL), SKN_E_INVALID_ARGUMENT, "count");
+    CHECK_ERROR(skn_imatrix_matrix_count(NULL, 0, 0, &c), SKN_E_INVALID_ARGUMENT, "imatrix");
+
+    const char* name = NULL;
+    size_t len = 0;
+    CHECK(skn_imatrix_dataset(m, 0, &name, &len) == SKN_OK && len == 2 && strcmp(name, "ds") == 0);
+    CHECK(skn_imatrix_dataset(m, 0, &name, NULL) == SKN_OK);
+    CHECK_ERROR(skn_imatrix_dataset(m, 1, &name, &len), SKN_E_INVALID_ARGUMENT, "dataset index 1");
+    CHECK_ERROR(skn_imatrix_dataset(m, -1, &name, &len), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_imatrix_dataset(m, 0, NULL, &len), SKN_E_INVALID_ARGUMENT, "name");
+    CHECK_ERROR(skn_imatrix_dataset(NULL, 0, &name, &len), SKN_E_INVALID_ARGUMENT, "imatrix");
+    skn_imatrix_close(m);
+    skn_imatrix_close(NULL);
+}
+
 static const misuse_case k_cases[] = {
     {"open_fifo", case_open_fifo, "skn_gguf_open"},
     {"open_directory_and_devices", case_open_directory_and_devices, "skn_gguf_open"},
@@ -1306,6 +1413,9 @@ static const misuse_case k_cases[] = {
     {"context_misuse", case_context_misuse,
      "skn_context_create skn_context_destroy skn_context_set_threads skn_context_set_parallel_for "
      "skn_context_set_trace skn_context_set_isa skn_prepack_for_matmul"},
+    {"imatrix_misuse", case_imatrix_misuse,
+     "skn_imatrix_open skn_imatrix_open_memory skn_imatrix_close skn_imatrix_info skn_imatrix_count "
+     "skn_imatrix_entry_info skn_imatrix_find skn_imatrix_values skn_imatrix_matrix_count skn_imatrix_dataset"},
     {"gguf_reader_misuse", case_gguf_reader_misuse,
      "skn_gguf_version skn_gguf_alignment skn_gguf_data_offset skn_gguf_file_size skn_gguf_tensor_count "
      "skn_gguf_unsupported_count skn_gguf_tensor_info skn_gguf_find_tensor skn_gguf_tensor_data "

@@ -4,7 +4,7 @@
 writer made (tests/tools/make_tool_fixtures.c): every check reads the output,
 not only the exit status.
     tool_commands.py SKN MAKE_FIXTURES WORKDIR SKN_H SECTION
-SECTION: verify | dump | inspect_json | doctor | quantize | quantize_presets."""
+SECTION: verify | dump | inspect_json | doctor | quantize | quantize_presets | imatrix."""
 import hashlib
 import json
 import math
@@ -498,12 +498,102 @@ def test_quantize_presets(good, bad):
               and err.endswith("\r\x1b[K") and "\n" not in err, f"progress on a terminal: {err!r}")
     except ImportError:
         pass
+def imatrix_gguf(entries, datasets=("calib.txt",), chunk_count=10, chunk_size=512):
+    """A GGUF-form imatrix as llama-imatrix lays it out: per entry
+    (name, per_row, counts, sums) the F32 tensors NAME.in_sum2 [per_row,
+    matrices] and NAME.counts [1, matrices], and the imatrix.* metadata."""
+    def s(x):
+        x = x.encode()
+        return struct.pack("<Q", len(x)) + x
+    kvs = [("general.type", 8, s("imatrix")),
+           ("imatrix.datasets", 9, struct.pack("<IQ", 8, len(datasets)) + b"".join(s(d) for d in datasets)),
+           ("imatrix.chunk_count", 4, struct.pack("<I", chunk_count)),
+           ("imatrix.chunk_size", 4, struct.pack("<I", chunk_size))]
+    tensors = []
+    for name, per_row, counts, sums in entries:
+        tensors.append((name + ".in_sum2", [per_row, len(counts)], struct.pack(f"<{len(sums)}f", *sums)))
+        tensors.append((name + ".counts", [1, len(counts)], struct.pack(f"<{len(counts)}f", *counts)))
+    head = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), len(kvs))
+    for k, t, payload in kvs:
+        head += s(k) + struct.pack("<I", t) + payload
+    offset, body = 0, b""
+    for name, ne, data in tensors:
+        head += s(name) + struct.pack("<I", len(ne)) + b"".join(struct.pack("<Q", n) for n in ne)
+        head += struct.pack("<IQ", 0, offset)
+        pad = (-len(data)) % 32
+        body += data + b"\0" * pad
+        offset += len(data) + pad
+    head += b"\0" * ((-len(head)) % 32)
+    return head + body
+
+
+def imatrix_legacy(entries, chunk_count=7, dataset="wiki.train.raw"):
+    """The legacy .dat form, byte by byte: (name, ncall, values) entries."""
+    b = struct.pack("<i", len(entries))
+    for name, ncall, values in entries:
+        n = name.encode()
+        b += struct.pack("<i", len(n)) + n + struct.pack("<ii", ncall, len(values))
+        b += struct.pack(f"<{len(values)}f", *values)
+    return b + struct.pack("<ii", chunk_count, len(dataset)) + dataset.encode()
+
+
+def test_imatrix(good, bad):
+    os.makedirs(WORK, exist_ok=True)
+    dense = [float(i % 9) * 4.0 for i in range(96)]
+    experts = [float((i * 5) % 17) for i in range(64 * 3)]
+    g = os.path.join(WORK, "imatrix.gguf")
+    with open(g, "wb") as f:
+        f.write(imatrix_gguf([("blk.1.ffn_up_exps.weight", 64, [8.0, 0.0, 2.0], experts),
+                              ("blk.0.attn_q.weight", 96, [4.0], dense)]))
+    doc = json.loads(run("imatrix", "--json", g, expect=0).stdout)
+    check(doc["form"] == "gguf" and doc["chunk_count"] == 10 and doc["chunk_size"] == 512
+          and doc["datasets"] == ["calib.txt"], f"imatrix --json (gguf): {doc}")
+    names = [e["name"] for e in doc["entries"]]
+    check(names == ["blk.0.attn_q.weight", "blk.1.ffn_up_exps.weight"], f"imatrix --json: entries not sorted: {names}")
+    q, x = doc["entries"]
+    check(q["values"] == 96 and q["matrices"] == 1 and q["count"] == 4 and q["unused_matrices"] == 0,
+          f"imatrix --json: dense entry {q}")
+    check(math.isclose(q["mean"], sum(dense) / 4.0 / 96, rel_tol=1e-6), f"imatrix --json: dense mean {q}")
+    # Expert 1 saw no input: its 64 values are 1.0, as llama-quantize sets them.
+    want = (sum(experts[:64]) / 8.0 + 64.0 + sum(experts[128:]) / 2.0) / 192
+    check(x["values"] == 64 and x["matrices"] == 3 and x["count"] == 8 and x["unused_matrices"] == 1
+          and math.isclose(x["mean"], want, rel_tol=1e-6), f"imatrix --json: expert entry {x}, mean {want}")
+    table = text(run("imatrix", g, expect=0))
+    check(re.search(r"gguf form, 2 entries", table) and re.search(r"^  blk\.1\.ffn_up_exps\.weight +64 +3 +8 +1 ",
+          table, re.M), f"imatrix table:\n{table}")
+
+    d = os.path.join(WORK, "imatrix.dat")
+    with open(d, "wb") as f:
+        f.write(imatrix_legacy([("blk.0.attn_q.weight", 4, dense), ("output.weight", 2, experts)]))
+    doc = json.loads(run("imatrix", "--json", d, expect=0).stdout)
+    check(doc["form"] == "legacy" and doc["chunk_count"] == 7 and doc["chunk_size"] is None
+          and doc["datasets"] == ["wiki.train.raw"], f"imatrix --json (legacy): {doc}")
+    o = doc["entries"][1]
+    check(o["name"] == "output.weight" and o["values"] == 192 and o["matrices"] == 1 and o["count"] == 2
+          and math.isclose(o["mean"], sum(experts) / 2.0 / 192, rel_tol=1e-6), f"imatrix --json legacy entry {o}")
+
+    # Refusals name the fault; usage errors exit 2.
+    with open(d, "rb") as f:
+        data = f.read()
+    cut = os.path.join(WORK, "cut.dat")
+    with open(cut, "wb") as f:
+        f.write(data[:40])
+    p = run("imatrix", cut, expect=1)
+    check(b"truncated at byte" in p.stderr, f"imatrix of a truncated file: {p.stderr!r}")
+    nan = os.path.join(WORK, "nan.dat")
+    with open(nan, "wb") as f:
+        f.write(imatrix_legacy([("w", 1, [1.0, float("nan"), 2.0])]))
+    p = run("imatrix", nan, expect=1)
+    check(b"\"w\" value 1 is nan" in p.stderr, f"imatrix of a NaN value: {p.stderr!r}")
+    check(run("imatrix").returncode == 2 and run("imatrix", "--bogus", g).returncode == 2,
+          "imatrix usage errors must exit 2")
 
 
 def main():
     good, bad = fixtures()
     {"verify": test_verify, "dump": test_dump, "inspect_json": test_inspect_json, "doctor": test_doctor,
-     "quantize": test_quantize, "quantize_presets": test_quantize_presets}[SECTION](
+     "quantize": test_quantize, "quantize_presets": test_quantize_presets,
+     "imatrix": test_imatrix}[SECTION](
         good, bad)
     if failures:
         sys.exit("FAIL:\n" + "\n".join(failures))

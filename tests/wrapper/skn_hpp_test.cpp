@@ -288,6 +288,52 @@ TEST(SknHpp, GgufWriteAndRead) {
     EXPECT_EQ(tv.to_float(), skn::dequantize(SKN_FORMAT_Q4_0, q, 2, 64));
 }
 
+TEST(SknHpp, ImatrixGgufFormWithExperts) {
+    // A GGUF-form imatrix: one 3-D expert entry (3 experts of 64 columns,
+    // expert 1 never routed to) written with the wrapper's GGUF writer.
+    std::vector<float> sums(64 * 3);
+    for (std::size_t i = 0; i < sums.size(); ++i) sums[i] = static_cast<float>(i % 9) + 0.5f;
+    const float counts[3] = {5.0f, 0.0f, 2.0f};
+    skn::GgufWriter w;
+    w.add_string_array("imatrix.datasets", {"calib.txt"});
+    w.add_u32("imatrix.chunk_count", 3);
+    w.add_u32("imatrix.chunk_size", 256);
+    const auto as_bytes = [](const float* f, std::size_t n) {
+        return skn::const_byte_span(reinterpret_cast<const std::uint8_t*>(f), n * sizeof(float));
+    };
+    w.add_tensor("blk.2.ffn_down_exps.weight.in_sum2", SKN_FORMAT_F32, {64, 3}, as_bytes(sums.data(), sums.size()));
+    w.add_tensor("blk.2.ffn_down_exps.weight.counts", SKN_FORMAT_F32, {1, 3}, as_bytes(counts, 3));
+    const skn::Imatrix m = skn::Imatrix::open_memory(w.write_memory());  // nothing borrowed
+    const skn::ImatrixInfo info = m.info();
+    EXPECT_EQ(info.form, SKN_IMATRIX_GGUF);
+    EXPECT_EQ(info.entry_count, 1);
+    EXPECT_EQ(info.chunk_count, 3);
+    EXPECT_EQ(info.chunk_size, 256);
+    EXPECT_EQ(m.dataset(0), "calib.txt");
+    const auto i = m.find("blk.2.ffn_down_exps.weight");
+    ASSERT_TRUE(i.has_value());
+    EXPECT_FALSE(m.find("blk.2.ffn_down_exps").has_value());
+    const skn::ImatrixEntry e = m.entry(*i);
+    EXPECT_EQ(e.values_per_row, 64);
+    EXPECT_EQ(e.matrices, 3);
+    EXPECT_EQ(e.count, 5);
+    EXPECT_EQ(e.unused_matrices, 1);
+    for (std::int64_t x = 0; x < 3; ++x) {
+        EXPECT_EQ(m.matrix_count(*i, x), static_cast<std::int64_t>(counts[x]));
+        const skn::span<const float> v = m.values(*i, x);
+        ASSERT_EQ(v.size(), 64u);
+        for (std::size_t c = 0; c < 64; ++c) {
+            const float want = counts[x] > 0.0f ? sums[static_cast<std::size_t>(x) * 64 + c] / counts[x] : 1.0f;
+            EXPECT_EQ(std::memcmp(&v[c], &want, sizeof want), 0) << "expert " << x << " column " << c;
+        }
+    }
+    EXPECT_EQ(m.values(*i).size(), 192u);
+    EXPECT_THROW(m.values(*i, 3), skn::Error);
+    EXPECT_THROW(m.entry(1), skn::Error);
+    EXPECT_THROW(m.dataset(1), skn::Error);
+    EXPECT_THROW(skn::Imatrix::open_memory(skn::bytes{'G', 'G', 'U', 'F'}), skn::Error);
+}
+
 }  // namespace
 
 namespace {

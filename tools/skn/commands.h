@@ -5,6 +5,7 @@
 
 int skn_cmd_demo(int argc, char** argv);
 int skn_cmd_inspect(int argc, char** argv);
+int skn_cmd_imatrix(int argc, char** argv);
 int skn_cmd_bench(int argc, char** argv);
 int skn_cmd_verify(int argc, char** argv);
 int skn_cmd_dump(int argc, char** argv);

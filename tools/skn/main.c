@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     const char* cmd = argv[1];
     if (strcmp(cmd, "demo") == 0) return skn_cmd_demo(argc - 1, argv + 1);
     if (strcmp(cmd, "inspect") == 0) return skn_cmd_inspect(argc - 1, argv + 1);
+    if (strcmp(cmd, "imatrix") == 0) return skn_cmd_imatrix(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0) return skn_cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "verify") == 0) return skn_cmd_verify(argc - 1, argv + 1);
     if (strcmp(cmd, "dump") == 0) return skn_cmd_dump(argc - 1, argv + 1);
