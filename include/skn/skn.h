@@ -117,8 +117,8 @@ SKN_API const char* skn_version_string(void);
 
 /* A weight format. The value of each constant is its GGUF tensor type id, so a
  * value read from a GGUF file is a valid skn_format and values never change.
- * Ids skn does not implement (the IQ1/IQ2/IQ3 grid formats, integer types)
- * are refused with SKN_E_UNKNOWN_FORMAT. */
+ * Ids skn does not implement (the grid formats not listed below, integer
+ * types) are refused with SKN_E_UNKNOWN_FORMAT. */
 typedef enum skn_format {
     /* Not a format: what skn_view_format(NULL) returns. Its presence makes
      * the enum's underlying type signed int, so `format < 0` works in C. */
@@ -137,7 +137,9 @@ typedef enum skn_format {
     SKN_FORMAT_Q5_K = 13,
     SKN_FORMAT_Q6_K = 14,
     SKN_FORMAT_Q8_K = 15,
+    SKN_FORMAT_IQ3_XXS = 18,
     SKN_FORMAT_IQ4_NL = 20,
+    SKN_FORMAT_IQ3_S = 21,
     SKN_FORMAT_IQ4_XS = 23,
     SKN_FORMAT_BF16 = 30,
     SKN_FORMAT_TQ1_0 = 34,
@@ -584,7 +586,7 @@ typedef struct skn_gguf_options {
     size_t struct_size;
     skn_gguf_orientation orientation; /* default SKN_GGUF_OUT_IN */
     /* 0 (default): a file holding any tensor of a type skn does not implement
-     * (the IQ1/IQ2/IQ3 grid types, integer types, removed types, unknown ids)
+     * (grid types not in skn_format, integer types, removed types, unknown ids)
      * is refused with SKN_E_UNSUPPORTED, every such tensor named in the
      * message. 1: the file opens, those tensors are listed with supported = 0
      * (and one WARN log message names them) but cannot be decoded. */

@@ -7,6 +7,7 @@
 //   ternary.cpp    TQ1_0 TQ2_0
 //   i2_s.cpp       I2_S (BitNet b1.58, x86 layout)
 //   low_bit.cpp    Q1_0 Q2_0
+//   grid_iq3.cpp   IQ3_XXS IQ3_S (tables: grid_iq3_tables.cpp, search: grid_iq3_search.cpp)
 // Signatures are those of format.hpp's DecodeBlocksFn / QuantizeRowFn.
 #pragma once
 
@@ -41,6 +42,8 @@ SKN_DECLARE_ROW_CODEC(tq1_0)
 SKN_DECLARE_ROW_CODEC(tq2_0)
 SKN_DECLARE_ROW_CODEC(q1_0)
 SKN_DECLARE_ROW_CODEC(q2_0)
+SKN_DECLARE_ROW_CODEC(iq3_xxs)
+SKN_DECLARE_ROW_CODEC(iq3_s)
 
 #undef SKN_DECLARE_ROW_CODEC
 
@@ -49,6 +52,11 @@ SKN_DECLARE_ROW_CODEC(q2_0)
 // cannot quantize without them declares only its decoder and this.
 #define SKN_DECLARE_WEIGHTED_QUANTIZER(fmt) \
     void quantize_row_weighted_##fmt(const float* src, int64_t n, uint8_t* dst, const float* importance);
+
+// IQ3_XXS and IQ3_S: the reference reads importance weights when given and
+// quantizes without them too (their plain codecs are in the list above).
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq3_xxs)
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq3_s)
 
 // I2_S: the scale is per tensor, so quantization sees the whole tensor.
 void decode_i2_s(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);

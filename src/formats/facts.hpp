@@ -35,7 +35,9 @@ enum class FormatId : int32_t {
     Q5_K = 13,
     Q6_K = 14,
     Q8_K = 15,
+    IQ3_XXS = 18,
     IQ4_NL = 20,
+    IQ3_S = 21,
     IQ4_XS = 23,
     BF16 = 30,
     TQ1_0 = 34,
@@ -75,7 +77,9 @@ constexpr FormatFacts kFormatFacts[] = {
     {FormatId::Q5_K, "Q5_K", 256, 176, 0, true, FormatId::Q8_K},
     {FormatId::Q6_K, "Q6_K", 256, 210, 0, true, FormatId::Q8_K},
     {FormatId::Q8_K, "Q8_K", 256, 292, 0, true, FormatId::Q8_K},
+    {FormatId::IQ3_XXS, "IQ3_XXS", 256, 98, 0, true, FormatId::Q8_K},
     {FormatId::IQ4_NL, "IQ4_NL", 32, 18, 0, true, FormatId::Q8_0},
+    {FormatId::IQ3_S, "IQ3_S", 256, 110, 0, true, FormatId::Q8_K},
     {FormatId::IQ4_XS, "IQ4_XS", 256, 136, 0, true, FormatId::Q8_K},
     {FormatId::BF16, "BF16", 1, 2, 0, false, FormatId::BF16},
     {FormatId::TQ1_0, "TQ1_0", 256, 54, 0, true, FormatId::Q8_K},
@@ -138,7 +142,9 @@ SKN_SAME_FORMAT(Q4_K)
 SKN_SAME_FORMAT(Q5_K)
 SKN_SAME_FORMAT(Q6_K)
 SKN_SAME_FORMAT(Q8_K)
+SKN_SAME_FORMAT(IQ3_XXS)
 SKN_SAME_FORMAT(IQ4_NL)
+SKN_SAME_FORMAT(IQ3_S)
 SKN_SAME_FORMAT(IQ4_XS)
 SKN_SAME_FORMAT(BF16)
 SKN_SAME_FORMAT(TQ1_0)

@@ -42,7 +42,7 @@ static void test_formats(void) {
     CHECK_ERROR(skn_format_info(SKN_FORMAT_Q4_0, &small), SKN_E_INVALID_ARGUMENT, "struct_size");
 
     const int32_t n = skn_format_count();
-    CHECK(n == 24);
+    CHECK(n == 26);
     int32_t prev = -1;
     for (int32_t i = 0; i < n; ++i) {
         const int32_t id = skn_format_at(i);
@@ -56,6 +56,10 @@ static void test_formats(void) {
     skn_format f = SKN_FORMAT_F32;
     CHECK(skn_format_from_name("iq4_nl", &f) == SKN_OK && f == SKN_FORMAT_IQ4_NL);
     CHECK(skn_format_from_name("Q6_K", &f) == SKN_OK && f == SKN_FORMAT_Q6_K);
+    CHECK(skn_format_from_name("iq3_xxs", &f) == SKN_OK && f == SKN_FORMAT_IQ3_XXS);
+    CHECK(skn_format_info(f, &p) == SKN_OK && p.block_elems == 256 && p.block_bytes == 98);
+    CHECK(skn_format_from_name("IQ3_S", &f) == SKN_OK && f == SKN_FORMAT_IQ3_S);
+    CHECK(skn_format_info(f, &p) == SKN_OK && p.block_bytes == 110 && p.activation_format == SKN_FORMAT_Q8_K);
     CHECK_ERROR(skn_format_from_name("Q7_K", &f), SKN_E_UNKNOWN_FORMAT, "Q7_K");
     CHECK_ERROR(skn_format_from_name(NULL, &f), SKN_E_INVALID_ARGUMENT, "name");
     CHECK_ERROR(skn_format_from_name("Q4_0", NULL), SKN_E_INVALID_ARGUMENT, "format");

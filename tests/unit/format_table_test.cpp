@@ -34,6 +34,8 @@ const Expected kExpected[] = {
     {FormatId::TQ2_0, 35, "TQ2_0", 256, 66, FormatId::Q8_K}, {FormatId::I2_S, 36, "I2_S", 128, 32, FormatId::Q8_0},
     {FormatId::MXFP4, 39, "MXFP4", 32, 17, FormatId::Q8_0}, {FormatId::NVFP4, 40, "NVFP4", 64, 36, FormatId::Q8_0},
     {FormatId::Q1_0, 41, "Q1_0", 128, 18, FormatId::Q8_0}, {FormatId::Q2_0, 42, "Q2_0", 64, 18, FormatId::Q8_0},
+    {FormatId::IQ3_XXS, 18, "IQ3_XXS", 256, 98, FormatId::Q8_K},
+    {FormatId::IQ3_S, 21, "IQ3_S", 256, 110, FormatId::Q8_K},
 };
 
 TEST(FormatTable, EveryFormatHasItsGgufIdAndSizes) {
@@ -55,7 +57,7 @@ TEST(FormatTable, EveryFormatHasItsGgufIdAndSizes) {
 }
 
 TEST(FormatTable, UnknownIdsAreNotFound) {
-    for (int32_t id : {-1, 4, 5, 16, 19, 21, 22, 24, 28, 29, 31, 37, 38, 43, 1000}) EXPECT_EQ(find_format(id), nullptr) << id;
+    for (int32_t id : {-1, 4, 5, 16, 19, 22, 24, 28, 29, 31, 37, 38, 43, 1000}) EXPECT_EQ(find_format(id), nullptr) << id;
 }
 
 TEST(FormatTable, NamesAreUniqueAndFoundCaseInsensitively) {

@@ -37,6 +37,7 @@ static const struct {
     {SKN_FORMAT_Q3_K, 12},   {SKN_FORMAT_Q4_K, 15},  {SKN_FORMAT_Q5_K, 17},  {SKN_FORMAT_Q6_K, 18},
     {SKN_FORMAT_IQ4_NL, 25}, {SKN_FORMAT_IQ4_XS, 30}, {SKN_FORMAT_BF16, 32}, {SKN_FORMAT_TQ1_0, 36},
     {SKN_FORMAT_TQ2_0, 37},  {SKN_FORMAT_MXFP4, 38}, {SKN_FORMAT_NVFP4, 39},
+    {SKN_FORMAT_IQ3_XXS, 23}, {SKN_FORMAT_IQ3_S, 26},
 };
 
 static int file_type_of(skn_format f, uint32_t* out) {
