@@ -942,6 +942,8 @@ public:
 
 private:
     skn_gguf_stream* s_ = nullptr;
+};
+
 // ---- importance matrices (llama.cpp imatrix files) ------------------------------------
 
 struct ImatrixInfo {
