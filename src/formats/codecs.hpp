@@ -14,6 +14,10 @@
 
 #include <cstdint>
 
+namespace skn_core {
+class RowRanges;
+}
+
 namespace skn_core::codec {
 
 #define SKN_DECLARE_ROW_CODEC(fmt)                                                          \
@@ -66,7 +70,7 @@ SKN_DECLARE_WEIGHTED_QUANTIZER(iq4_xs)
 
 // I2_S: the scale is per tensor, so quantization sees the whole tensor.
 void decode_i2_s(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
-void quantize_tensor_i2_s(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst);
+void quantize_tensor_i2_s(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst, const RowRanges& ranges);
 float read_tensor_scale_i2_s(const uint8_t* trailer);
 
 }  // namespace skn_core::codec
