@@ -11,6 +11,7 @@
 #include "formats/format.hpp"
 #include "formats/tensor_codec.hpp"
 #include "gguf/types.hpp"
+#include "runtime/error.hpp"
 
 using skn_core::capi::guarded;
 using skn_core::capi::require_non_null;
@@ -19,6 +20,39 @@ using skn_core::capi::require_non_null;
 namespace {
 
 constexpr size_t kPropsV1Size = offsetof(skn_format_props, bits_per_weight) + sizeof(double);
+
+// skn_quantize_options as of 1.0.0 (its first version): every field up to threads.
+constexpr size_t kQuantizeOptionsV1Size = offsetof(skn_quantize_options, threads) + sizeof(int32_t);
+
+struct QuantizeOptions {
+    const float* importance = nullptr;
+    int threads = 1;  // the default: one thread, as a new context
+};
+
+QuantizeOptions quantize_options(const skn_quantize_options* o, int64_t n_per_row) {
+    QuantizeOptions out;
+    if (o == nullptr) return out;
+    if (o->struct_size < kQuantizeOptionsV1Size)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT,
+                       "options->struct_size is {} but must be at least {}: set it to sizeof(skn_quantize_options)",
+                       o->struct_size, kQuantizeOptionsV1Size);
+    if (o->importance != nullptr && o->importance_count != n_per_row)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT,
+                       "options->importance_count is {} but a row has {} elements: importance weights are one per "
+                       "column (the imatrix entry of this tensor), shared by every row",
+                       o->importance_count, n_per_row);
+    if (o->importance == nullptr && o->importance_count != 0)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT,
+                       "options->importance_count is {} but options->importance is NULL: pass the weights, or a "
+                       "count of 0 for none",
+                       o->importance_count);
+    if (o->threads < 0 || o->threads > skn_core::kMaxQuantizeThreads)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "options->threads is {}: use 1..{}, or 0 for the default (one)",
+                       o->threads, skn_core::kMaxQuantizeThreads);
+    out.importance = o->importance;
+    if (o->threads > 0) out.threads = o->threads;
+    return out;
+}
 
 // The GGUF tensor type named `name` (case-insensitive) among the ids ggml
 // defines, implemented or not.
@@ -118,6 +152,17 @@ SKN_API skn_status skn_quantize(skn_format format, const float* src, int64_t n_r
         require_non_null(src, "src");
         require_non_null(dst, "dst");
         skn_core::quantize_tensor(skn_core::capi::lookup_format(skn_core::capi::raw_enum(format)), src, n_rows, n_per_row, dst, dst_size);
+    });
+}
+
+SKN_API skn_status skn_quantize_with_options(skn_format format, const float* src, int64_t n_rows, int64_t n_per_row,
+                                             void* dst, size_t dst_size, const skn_quantize_options* options) {
+    return guarded([&] {
+        require_non_null(src, "src");
+        require_non_null(dst, "dst");
+        const QuantizeOptions o = quantize_options(options, n_per_row);
+        skn_core::quantize_tensor(skn_core::capi::lookup_format(skn_core::capi::raw_enum(format)), src, n_rows,
+                                  n_per_row, dst, dst_size, o.importance, o.threads);
     });
 }
 

@@ -211,6 +211,46 @@ SKN_API skn_status skn_quantized_size(skn_format format, int64_t n_rows, int64_t
 SKN_API skn_status skn_quantize(skn_format format, const float* src, int64_t n_rows, int64_t n_per_row, void* dst,
                                 size_t dst_size);
 
+/* Options for skn_quantize_with_options. Zero-initialise, set struct_size =
+ * sizeof(skn_quantize_options); a NULL options pointer means the defaults
+ * (no importance weights, one thread: exactly skn_quantize). Fields added in
+ * later versions go at the end; a struct_size that ends before a field means
+ * that field's default. */
+typedef struct skn_quantize_options {
+    size_t struct_size;
+    /* Importance weights (an imatrix entry for this tensor): one per column,
+     * shared by every row, finite and non-negative; importance_count must
+     * equal n_per_row. NULL (default): none. The caller keeps them alive for
+     * the call only. */
+    const float* importance;
+    int64_t importance_count;
+    /* Threads that share the rows, 1..1024, the calling thread included;
+     * 0 (default) means the library's default, one thread, as a new
+     * skn_context has: skn starts no thread it was not asked for. The bytes
+     * are identical for every thread count. */
+    int32_t threads;
+} skn_quantize_options;
+
+/* skn_quantize with options: importance weights and threads.
+ * With importance weights the bytes are identical to those the GGUF
+ * ecosystem's reference quantizers write when given the same weights as
+ * their importance matrix row (quant_weights), for the formats whose
+ * reference reads them (Q4_0 Q4_1 Q5_0 Q5_1, Q2_K..Q6_K, IQ4_NL, IQ4_XS).
+ * Every other format ignores them: the call is accepted and writes the same
+ * bytes as without (docs/formats.md lists which formats read them). A
+ * format whose reference cannot quantize without them is refused without
+ * them. Threads split the rows (I2_S's per-tensor scale is a maximum, taken
+ * per share of rows and then over the shares): the bytes never depend on the
+ * thread count. Errors and what is written on error are as skn_quantize's;
+ * the non-finite check is done by all the threads before anything is written.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (as skn_quantize, and: options
+ * with a struct_size too small; importance_count not n_per_row, or a count
+ * without weights; a negative or non-finite weight, named by its index;
+ * threads outside 0..1024; a format that needs importance weights called
+ * without them); SKN_E_UNKNOWN_FORMAT; SKN_E_BUFFER_TOO_SMALL. */
+SKN_API skn_status skn_quantize_with_options(skn_format format, const float* src, int64_t n_rows, int64_t n_per_row,
+                                             void* dst, size_t dst_size, const skn_quantize_options* options);
+
 /* Decode a ROW_MAJOR [n_rows, n_per_row] tensor of `format` held in the
  * `src_size` bytes at `src` to floats in `dst` (room for dst_count floats).
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL pointer, unaligned n_per_row);

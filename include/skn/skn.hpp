@@ -208,6 +208,37 @@ inline bytes quantize(skn_format format, span<const float> src, std::int64_t row
     return out;
 }
 
+/* What skn_quantize_with_options takes: importance weights (one per column,
+ * shared by every row; empty for none) and a thread count (0: the default,
+ * one). The bytes never depend on the thread count. */
+struct QuantizeOptions {
+    span<const float> importance{};
+    int threads = 0;
+};
+
+/* Quantize with importance weights and/or threads (skn_quantize_with_options). */
+inline void quantize(skn_format format, span<const float> src, std::int64_t rows, std::int64_t cols,
+                     span<std::uint8_t> dst, const QuantizeOptions& options) {
+    if (rows < 0 || cols < 0 || src.size() < static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols))
+        throw Error(SKN_E_INVALID_ARGUMENT, "skn::quantize: src holds " + std::to_string(src.size()) +
+                                                " floats, fewer than rows * cols");
+    skn_quantize_options o;
+    std::memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.importance = options.importance.size() != 0 ? options.importance.data() : nullptr;
+    o.importance_count = static_cast<std::int64_t>(options.importance.size());
+    o.threads = options.threads;
+    check(skn_quantize_with_options(format, src.data(), rows, cols, dst.data(), dst.size(), &o));
+}
+
+/* Quantize with options; returns the ROW_MAJOR bytes. */
+inline bytes quantize(skn_format format, span<const float> src, std::int64_t rows, std::int64_t cols,
+                      const QuantizeOptions& options) {
+    bytes out(quantized_size(format, rows, cols));
+    quantize(format, src, rows, cols, span<std::uint8_t>(out), options);
+    return out;
+}
+
 inline void dequantize(skn_format format, const_byte_span src, std::int64_t rows, std::int64_t cols,
                        span<float> dst) {
     check(skn_dequantize(format, src.data(), src.size(), rows, cols, dst.data(), dst.size()));

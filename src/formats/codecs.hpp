@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Per-format decoders and quantizers, one family per source file:
 //   dense.cpp      F32 F16 BF16
-//   legacy.cpp     Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q8_1
-//   k_quants.cpp   Q2_K Q3_K Q4_K Q5_K Q6_K Q8_K
+//   legacy.cpp     Q8_0 (legacy_rest.cpp: Q4_0 Q4_1 Q5_0 Q5_1 Q8_1)
+//   legacy_weighted.cpp   Q4_0 Q4_1 Q5_0 Q5_1 with importance weights
+//   k_quants.cpp   Q2_K Q3_K Q4_K Q5_K Q6_K Q8_K (Q6_K also with importance)
+//   k_quants_weighted.cpp Q2_K Q3_K Q4_K Q5_K with importance weights
 //   nonlinear.cpp  IQ4_NL IQ4_XS MXFP4 NVFP4
 //   ternary.cpp    TQ1_0 TQ2_0
 //   i2_s.cpp       I2_S (BitNet b1.58, x86 layout)
@@ -12,6 +14,10 @@
 #pragma once
 
 #include <cstdint>
+
+namespace skn_core {
+class RowRanges;
+}
 
 namespace skn_core::codec {
 
@@ -53,6 +59,17 @@ SKN_DECLARE_ROW_CODEC(iq3_s)
 #define SKN_DECLARE_WEIGHTED_QUANTIZER(fmt) \
     void quantize_row_weighted_##fmt(const float* src, int64_t n, uint8_t* dst, const float* importance);
 
+SKN_DECLARE_WEIGHTED_QUANTIZER(q4_0)
+SKN_DECLARE_WEIGHTED_QUANTIZER(q4_1)
+SKN_DECLARE_WEIGHTED_QUANTIZER(q5_0)
+SKN_DECLARE_WEIGHTED_QUANTIZER(q5_1)
+SKN_DECLARE_WEIGHTED_QUANTIZER(q2_k)
+SKN_DECLARE_WEIGHTED_QUANTIZER(q3_k)
+SKN_DECLARE_WEIGHTED_QUANTIZER(q4_k)
+SKN_DECLARE_WEIGHTED_QUANTIZER(q5_k)
+SKN_DECLARE_WEIGHTED_QUANTIZER(q6_k)
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq4_nl)
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq4_xs)
 // IQ3_XXS and IQ3_S: the reference reads importance weights when given and
 // quantizes without them too (their plain codecs are in the list above).
 SKN_DECLARE_WEIGHTED_QUANTIZER(iq3_xxs)
@@ -60,7 +77,7 @@ SKN_DECLARE_WEIGHTED_QUANTIZER(iq3_s)
 
 // I2_S: the scale is per tensor, so quantization sees the whole tensor.
 void decode_i2_s(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
-void quantize_tensor_i2_s(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst);
+void quantize_tensor_i2_s(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst, const RowRanges& ranges);
 float read_tensor_scale_i2_s(const uint8_t* trailer);
 
 }  // namespace skn_core::codec

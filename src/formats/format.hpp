@@ -13,6 +13,8 @@
 
 namespace skn_core {
 
+class RowRanges;
+
 // Decode `nblocks` consecutive blocks at `src` into nblocks * block_elems floats.
 // `tensor_scale` is the per-tensor scale of formats that have one (I2_S), 1.0f
 // for every other format (which ignore it).
@@ -29,8 +31,11 @@ using QuantizeRowFn = void (*)(const float* src, int64_t n, uint8_t* dst);
 using QuantizeRowWeightedFn = void (*)(const float* src, int64_t n, uint8_t* dst, const float* importance);
 
 // Quantize a whole row-major tensor, trailer included; only formats whose
-// encoding depends on the whole tensor (I2_S) have one.
-using QuantizeTensorFn = void (*)(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst);
+// encoding depends on the whole tensor (I2_S) have one. Work is spread over
+// `ranges` (runtime/row_ranges.hpp); the bytes must not depend on how many
+// ranges there are.
+using QuantizeTensorFn = void (*)(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst,
+                                  const RowRanges& ranges);
 
 // Read the per-tensor scale from a whole tensor's trailer.
 using ReadTensorScaleFn = float (*)(const uint8_t* trailer);

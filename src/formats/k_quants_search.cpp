@@ -108,7 +108,7 @@ float fit_affine(int n, int nmax, const float* x, const float* weights, const Af
     return scale;
 }
 
-float fit_symmetric_sweep(int n, int nmax, const float* x, int8_t* codes) {
+float fit_symmetric_sweep(int n, int nmax, const float* x, int8_t* codes, const float* weights) {
     float amax = 0.0f;
     const float max = signed_absmax(n, x, &amax);
     if (amax < kAllZeroBelow) {
@@ -127,7 +127,7 @@ float fit_symmetric_sweep(int n, int nmax, const float* x, int8_t* codes) {
         for (int i = 0; i < n; ++i) {
             const int l = clamp_code(round_to_int(inv_scale * x[i]), -nmax, nmax - 1);
             if (store_codes) codes[i] = int8_t(l + nmax);
-            const float w = x[i] * x[i];
+            const float w = weights != nullptr ? weights[i] : x[i] * x[i];
             s.lx += w * x[i] * float(l);
             s.l2 += w * float(l) * float(l);
         }
@@ -195,6 +195,76 @@ float fit_symmetric_refine(int n, int nmax, const float* x, int8_t* codes) {
         if (changed == 0) break;
     }
     for (int i = 0; i < n; ++i) codes[i] = int8_t(codes[i] + nmax);
+    return sum_l2 > 0.0f ? sum_lx / sum_l2 : 0.0f;
+}
+
+float fit_positive(int n, int nmax, const float* x, const float* weights, uint8_t* codes) {
+    float max = 0.0f;
+    for (int i = 0; i < n; ++i) max = std::max(max, x[i]);
+    if (max < kAllZeroBelow) {
+        std::fill(codes, codes + n, uint8_t(0));
+        return 0.0f;
+    }
+    // Codes are stored as bytes between steps, so a negative input's code
+    // wraps (e.g. -1 -> 255) and later steps read it back wrapped: the
+    // reference does the same, and the bytes must agree.
+    float inv_scale = float(nmax) / max;
+    for (int i = 0; i < n; ++i) codes[i] = uint8_t(round_to_int(inv_scale * x[i]));
+    const float first_scale = 1.0f / inv_scale;
+    float best_error = 0.0f;
+    for (int i = 0; i < n; ++i) {
+        const float diff = x[i] - first_scale * float(codes[i]);
+        best_error += weights[i] * diff * diff;
+    }
+    // Coarse sweep: which inverse scale (nmax + 0.1 k) / max fits best, capping
+    // codes at nmax but not at 0.
+    for (int k = -4; k <= 4; ++k) {
+        if (k == 0) continue;
+        const float trial_inv = (0.1f * float(k) + float(nmax)) / max;
+        const float trial_scale = 1.0f / trial_inv;
+        float error = 0.0f;
+        for (int i = 0; i < n; ++i) {
+            const int l = std::min(nmax, round_to_int(trial_inv * x[i]));
+            const float diff = x[i] - trial_scale * float(l);
+            error += weights[i] * diff * diff;
+        }
+        if (error < best_error) {
+            best_error = error;
+            inv_scale = trial_inv;
+        }
+    }
+    float sum_lx = 0.0f;
+    float sum_l2 = 0.0f;
+    for (int i = 0; i < n; ++i) {
+        const int l = std::min(nmax, round_to_int(inv_scale * x[i]));
+        codes[i] = uint8_t(l);
+        const float w = weights[i];
+        sum_lx += w * x[i] * float(l);
+        sum_l2 += w * float(l) * float(l);
+    }
+    // Then refine one code at a time, as fit_symmetric_refine does, reading
+    // each current code back as the byte it was stored as.
+    for (int pass = 0; pass < 5; ++pass) {
+        int changed = 0;
+        for (int i = 0; i < n; ++i) {
+            const float w = weights[i];
+            const float old_l = float(codes[i]);
+            float lx = sum_lx - w * x[i] * old_l;
+            float l2 = sum_l2 - w * old_l * old_l;
+            if (!(lx > 0.0f && l2 > 0.0f)) continue;
+            const int new_l = std::min(nmax, round_to_int(x[i] * l2 / lx));
+            if (new_l == int(codes[i])) continue;
+            lx += w * x[i] * float(new_l);
+            l2 += w * float(new_l) * float(new_l);
+            if (lx * lx * sum_l2 > sum_lx * sum_lx * l2) {
+                codes[i] = uint8_t(new_l);
+                sum_lx = lx;
+                sum_l2 = l2;
+                ++changed;
+            }
+        }
+        if (changed == 0) break;
+    }
     return sum_l2 > 0.0f ? sum_lx / sum_l2 : 0.0f;
 }
 

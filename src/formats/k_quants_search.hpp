@@ -43,13 +43,20 @@ float fit_affine(int n, int nmax, const float* x, const float* weights, const Af
                  float* min_offset);
 
 // Fit x[i] ~ scale * (code[i] - nmax) with codes in [0, 2 * nmax), weighting
-// each element by x[i]^2 and trying 19 scales around the one that maps the
-// largest-magnitude element to -nmax. Returns the (signed) scale; an all-zero
-// sub-block gets scale 0 and codes 0.
-float fit_symmetric_sweep(int n, int nmax, const float* x, int8_t* codes);
+// each element by weights[i] (x[i]^2 when weights is null) and trying 19
+// scales around the one that maps the largest-magnitude element to -nmax.
+// Returns the (signed) scale; an all-zero sub-block gets scale 0 and codes 0.
+float fit_symmetric_sweep(int n, int nmax, const float* x, int8_t* codes, const float* weights = nullptr);
 
 // Same model as fit_symmetric_sweep, but refines one code at a time (up to 5
 // passes) instead of sweeping the scale. Used by Q3_K.
 float fit_symmetric_refine(int n, int nmax, const float* x, int8_t* codes);
+
+// Fit x[i] ~ scale * code[i] with codes capped at nmax, for non-negative x
+// (sub-block scales and mins), weighting element i by weights[i]: a sweep of
+// 9 inverse scales (nmax + 0.1 k) / max, then up to 5 passes that re-pick one
+// code at a time. The importance-weighted K-quants quantize their sub-block
+// scales with it. Returns the scale; an all-zero input gets 0 and codes 0.
+float fit_positive(int n, int nmax, const float* x, const float* weights, uint8_t* codes);
 
 }  // namespace skn_core::codec::kquant

@@ -48,12 +48,12 @@ int round_via_mantissa(float v) {
 }
 
 // Weighted least-squares fit of a scale for one 32-element sub-block: with
-// codes chosen by nearest level, the best scale for weights w = x^2 is
-// sum(w q x) / sum(w q^2). Seeds: the scale mapping the largest element onto
+// codes chosen by nearest level, the best scale for weights w is
+// sum(w q x) / sum(w q^2); w = x^2 without importance weights. Seeds: the scale mapping the largest element onto
 // +127 (clamped to 113 by the grid), then 15 scales mapping it onto
 // -127 + t; the candidate with the largest sum(w q x)^2 / sum(w q^2) wins.
 // Float operations and their order are the reference's: do not reassociate.
-float fit_iq4_scale(const float* x) {
+float fit_iq4_scale(const float* x, const float* weights) {
     float amax = 0.0f;
     float max = 0.0f;  // signed value of the first largest-magnitude element
     for (int j = 0; j < kIq4Sub; ++j) {
@@ -69,11 +69,11 @@ float fit_iq4_scale(const float* x) {
         float sum_qx = 0.0f;
         float sum_q2 = 0.0f;
     };
-    const auto moments_for = [x](float inv_scale) {
+    const auto moments_for = [x, weights](float inv_scale) {
         Moments m;
         for (int j = 0; j < kIq4Sub; ++j) {
             const float q = float(kIq4Levels[nearest_iq4_level(inv_scale * x[j])]);
-            const float w = x[j] * x[j];
+            const float w = weights[j];
             m.sum_qx += w * q * x[j];
             m.sum_q2 += w * q * q;
         }
@@ -92,6 +92,29 @@ float fit_iq4_scale(const float* x) {
         }
     }
     return d;
+}
+
+// The plain encoders weigh each element by its square.
+float fit_iq4_scale(const float* x) {
+    float weights[kIq4Sub];
+    for (int j = 0; j < kIq4Sub; ++j) weights[j] = x[j] * x[j];
+    return fit_iq4_scale(x, weights);
+}
+
+// With importance weights: importance * sqrt(sigma2 + x^2), where sigma2 is
+// twice the mean square of the whole block (32 elements for IQ4_NL, 256 for
+// IQ4_XS), computed as the reference does: sum, then times 2 / size.
+float block_sigma2(const float* x, int size) {
+    float sigma2 = 0.0f;
+    for (int j = 0; j < size; ++j) sigma2 += x[j] * x[j];
+    sigma2 *= 2.0f / float(size);
+    return sigma2;
+}
+
+float fit_iq4_scale_weighted(const float* x, const float* importance, float sigma2) {
+    float weights[kIq4Sub];
+    for (int j = 0; j < kIq4Sub; ++j) weights[j] = importance[j] * std::sqrt(sigma2 + x[j] * x[j]);
+    return fit_iq4_scale(x, weights);
 }
 
 // Codes for 32 elements at inverse scale `inv`, element j in the low nibble of
@@ -179,6 +202,14 @@ void quantize_row_iq4_nl(const float* src, int64_t n, uint8_t* dst) {
     }
 }
 
+void quantize_row_weighted_iq4_nl(const float* src, int64_t n, uint8_t* dst, const float* importance) {
+    for (int64_t b = 0; b < n / kIq4Sub; ++b, src += kIq4Sub, importance += kIq4Sub, dst += 18) {
+        const float d = fit_iq4_scale_weighted(src, importance, block_sigma2(src, kIq4Sub));
+        store_fp16(dst, d);
+        encode_iq4_sub_block(src, d != 0.0f ? 1.0f / d : 0.0f, dst + 2);
+    }
+}
+
 // IQ4_XS: { fp16 d; u16le scales_h; u8 scales_l[4]; u8 qs[128]; }
 // sub-block s has a 6-bit scale ls = (low nibble s of scales_l) | (2 bits s of
 // scales_h) << 4, and x = d * (ls - 32) * level[code].
@@ -195,14 +226,20 @@ void decode_iq4_xs(const uint8_t* src, int64_t nblocks, float, float* dst) {
     }
 }
 
-void quantize_row_iq4_xs(const float* src, int64_t n, uint8_t* dst) {
+namespace {
+// `importance` null: the plain encoder; else the weighted one.
+void quantize_iq4_xs(const float* src, int64_t n, uint8_t* dst, const float* importance) {
     constexpr int kSubs = kIq4SuperBlock / kIq4Sub;
     for (int64_t b = 0; b < n / kIq4SuperBlock; ++b, src += kIq4SuperBlock, dst += 136) {
         std::array<float, kSubs> scales{};
         float max_scale = 0.0f;  // signed, first of largest magnitude
         float amax_scale = 0.0f;
+        const float sigma2 = importance != nullptr ? block_sigma2(src, kIq4SuperBlock) : 0.0f;
         for (int s = 0; s < kSubs; ++s) {
-            scales[s] = fit_iq4_scale(src + s * kIq4Sub);
+            scales[s] = importance != nullptr
+                            ? fit_iq4_scale_weighted(src + s * kIq4Sub, importance + b * kIq4SuperBlock + s * kIq4Sub,
+                                                     sigma2)
+                            : fit_iq4_scale(src + s * kIq4Sub);
             if (std::fabs(scales[s]) > amax_scale) {
                 amax_scale = std::fabs(scales[s]);
                 max_scale = scales[s];
@@ -227,6 +264,13 @@ void quantize_row_iq4_xs(const float* src, int64_t n, uint8_t* dst) {
         }
         store_u16le(dst + 2, scales_h);
     }
+}
+}  // namespace
+
+void quantize_row_iq4_xs(const float* src, int64_t n, uint8_t* dst) { quantize_iq4_xs(src, n, dst, nullptr); }
+
+void quantize_row_weighted_iq4_xs(const float* src, int64_t n, uint8_t* dst, const float* importance) {
+    quantize_iq4_xs(src, n, dst, importance);
 }
 
 // MXFP4: { u8 e (E8M0); u8 qs[16]; }  x[i] = e2m1[code[i]] * 2^(e - 127)

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "formats/tensor_codec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <vector>
 
 #include "layout/orientation.hpp"
 #include "runtime/checked.hpp"
 #include "runtime/error.hpp"
+#include "runtime/row_ranges.hpp"
+#include "runtime/thread_pool.hpp"
 
 namespace skn_core {
 namespace {
@@ -26,6 +31,17 @@ void check_shape(const FormatTraits& f, int64_t rows, int64_t n_per_row) {
              f.name, f.block_elems, n_per_row, n_per_row / f.block_elems, n_per_row % f.block_elems, f.block_elems);
 }
 
+// An importance weight scales how much an element's error counts: it must be
+// a finite, non-negative number (an imatrix holds mean squared activations).
+void check_importance(const float* importance, int64_t n) {
+    for (int64_t c = 0; c < n; ++c)
+        if (!std::isfinite(importance[c]) || importance[c] < 0.0f)
+            fail(SKN_E_INVALID_ARGUMENT,
+                 "importance[{}] is {}: importance weights must be finite and non-negative (an imatrix holds mean "
+                 "squared activations); fix or drop that entry",
+                 c, importance[c]);
+}
+
 }  // namespace
 
 size_t quantized_size(const FormatTraits& f, int64_t rows, int64_t n_per_row) {
@@ -41,8 +57,10 @@ size_t quantized_size(const FormatTraits& f, int64_t rows, int64_t n_per_row) {
 }
 
 void quantize_tensor(const FormatTraits& f, const float* src, int64_t rows, int64_t n_per_row, void* dst,
-                     size_t dst_size, const float* importance) {
+                     size_t dst_size, const float* importance, int threads) {
     if (src == nullptr || dst == nullptr) fail(SKN_E_INVALID_ARGUMENT, "src and dst must not be NULL");
+    if (threads < 1 || threads > kMaxQuantizeThreads)
+        fail(SKN_E_INVALID_ARGUMENT, "thread count {} is outside 1..{}", threads, kMaxQuantizeThreads);
     if (importance == nullptr && f.requires_importance())
         fail(SKN_E_INVALID_ARGUMENT,
              "{} needs importance weights (an imatrix) to quantize, as the reference quantizer does; pass one entry "
@@ -52,28 +70,52 @@ void quantize_tensor(const FormatTraits& f, const float* src, int64_t rows, int6
     if (dst_size < need)
         fail(SKN_E_BUFFER_TOO_SMALL, "a [{}, {}] {} tensor needs {} bytes but dst has {}", rows, n_per_row, f.name,
              need, dst_size);
+    if (importance != nullptr) check_importance(importance, n_per_row);
+
+    // A pool only when there is more than one row to share out; the calling
+    // thread is one of the pool's threads.
+    std::unique_ptr<ThreadPool> pool;
+    if (threads > 1 && rows > 1) pool = std::make_unique<ThreadPool>(int(std::min<int64_t>(threads, rows)));
+    const RowRanges ranges(rows, pool.get());
+
+    // No block format can represent NaN or infinity; the reference
+    // quantizers turn them into garbage, so refuse them by position before
+    // anything is written. Each range finds its first; the first range that
+    // found one holds the first in row-major order, whatever the split.
     if (f.block_quantized) {
-        // No block format can represent NaN or infinity; the reference
-        // quantizers turn them into garbage, so refuse them by position.
-        for (int64_t r = 0; r < rows; ++r)
-            for (int64_t c = 0; c < n_per_row; ++c)
-                if (!std::isfinite(src[r * n_per_row + c]))
-                    fail(SKN_E_INVALID_ARGUMENT,
-                         "element [{}, {}] is {}: {} cannot represent non-finite values; clean the input first", r, c,
-                         src[r * n_per_row + c], f.name);
+        std::vector<int64_t> first_bad(size_t(ranges.count()), -1);
+        ranges.run([&](int64_t range, int64_t first, int64_t end) {
+            const float* x = src + first * n_per_row;
+            const int64_t n = (end - first) * n_per_row;
+            for (int64_t i = 0; i < n; ++i)
+                if (!std::isfinite(x[i])) {
+                    first_bad[size_t(range)] = first * n_per_row + i;
+                    return;
+                }
+        });
+        for (const int64_t at : first_bad)
+            if (at >= 0)
+                fail(SKN_E_INVALID_ARGUMENT,
+                     "element [{}, {}] is {}: {} cannot represent non-finite values; clean the input first",
+                     at / n_per_row, at % n_per_row, src[at], f.name);
     }
+
     auto* out = static_cast<uint8_t*>(dst);
     if (f.quantize_tensor != nullptr) {
-        f.quantize_tensor(src, rows, n_per_row, out);
+        f.quantize_tensor(src, rows, n_per_row, out, ranges);
         return;
     }
     const size_t row_bytes = size_t(n_per_row / f.block_elems) * size_t(f.block_bytes);
-    if (importance != nullptr && f.quantize_row_weighted != nullptr) {
-        for (int64_t r = 0; r < rows; ++r)
-            f.quantize_row_weighted(src + r * n_per_row, n_per_row, out + size_t(r) * row_bytes, importance);
-        return;
-    }
-    for (int64_t r = 0; r < rows; ++r) f.quantize_row(src + r * n_per_row, n_per_row, out + size_t(r) * row_bytes);
+    // Formats whose reference ignores importance weights quantize as without.
+    const bool weighted = importance != nullptr && f.quantize_row_weighted != nullptr;
+    ranges.run([&](int64_t, int64_t first, int64_t end) {
+        for (int64_t r = first; r < end; ++r) {
+            if (weighted)
+                f.quantize_row_weighted(src + r * n_per_row, n_per_row, out + size_t(r) * row_bytes, importance);
+            else
+                f.quantize_row(src + r * n_per_row, n_per_row, out + size_t(r) * row_bytes);
+        }
+    });
 }
 
 void dequantize_tensor(const FormatTraits& f, const void* src, size_t src_size, int64_t rows, int64_t n_per_row,

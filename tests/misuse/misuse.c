@@ -747,6 +747,55 @@ static void case_errors_and_version(void) {
     CHECK(strcmp(skn_gguf_type_name((skn_gguf_type)13), "invalid") == 0);
 }
 
+static void case_quantize_options_misuse(void) {
+    float src[3 * 64];
+    for (int i = 0; i < 3 * 64; ++i) src[i] = (float)(i % 7) - 3.0f;
+    unsigned char dst[3 * 2 * 34]; /* room for Q8_0 */
+    float importance[64];
+    for (int i = 0; i < 64; ++i) importance[i] = 1.0f;
+    skn_quantize_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    /* NULL options and zeroed options are skn_quantize */
+    CHECK(skn_quantize_with_options(SKN_FORMAT_Q4_0, src, 3, 64, dst, sizeof dst, NULL) == SKN_OK);
+    CHECK(skn_quantize_with_options(SKN_FORMAT_Q4_0, src, 3, 64, dst, sizeof dst, &o) == SKN_OK);
+    CHECK_ERROR(skn_quantize_with_options(SKN_FORMAT_Q4_0, NULL, 3, 64, dst, sizeof dst, &o), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK_ERROR(skn_quantize_with_options(SKN_FORMAT_Q4_0, src, 3, 64, dst, 5, &o), SKN_E_BUFFER_TOO_SMALL, NULL);
+    o.struct_size = 4;
+    CHECK_ERROR(skn_quantize_with_options(SKN_FORMAT_Q4_0, src, 3, 64, dst, sizeof dst, &o), SKN_E_INVALID_ARGUMENT,
+                "struct_size");
+    o.struct_size = sizeof o;
+    o.importance = importance;
+    o.importance_count = 32;
+    CHECK_ERROR(skn_quantize_with_options(SKN_FORMAT_Q4_0, src, 3, 64, dst, sizeof dst, &o), SKN_E_INVALID_ARGUMENT,
+                "importance_count");
+    o.importance = NULL;
+    o.importance_count = 64;
+    CHECK_ERROR(skn_quantize_with_options(SKN_FORMAT_Q4_0, src, 3, 64, dst, sizeof dst, &o), SKN_E_INVALID_ARGUMENT,
+                "NULL");
+    o.importance = importance;
+    importance[17] = -1.0f;
+    CHECK_ERROR(skn_quantize_with_options(SKN_FORMAT_Q4_0, src, 3, 64, dst, sizeof dst, &o), SKN_E_INVALID_ARGUMENT,
+                "importance[17]");
+    importance[17] = 0.0f / 0.0f;
+    CHECK_ERROR(skn_quantize_with_options(SKN_FORMAT_Q8_0, src, 3, 64, dst, sizeof dst, &o), SKN_E_INVALID_ARGUMENT,
+                "importance[17]");
+    importance[17] = 1.0f;
+    o.threads = -1;
+    CHECK_ERROR(skn_quantize_with_options(SKN_FORMAT_Q4_0, src, 3, 64, dst, sizeof dst, &o), SKN_E_INVALID_ARGUMENT,
+                "threads");
+    o.threads = 1025;
+    CHECK_ERROR(skn_quantize_with_options(SKN_FORMAT_Q4_0, src, 3, 64, dst, sizeof dst, &o), SKN_E_INVALID_ARGUMENT,
+                "threads");
+    o.threads = 3;
+    src[2 * 64 + 5] = 1.0f / 0.0f;
+    CHECK_ERROR(skn_quantize_with_options(SKN_FORMAT_Q4_0, src, 3, 64, dst, sizeof dst, &o), SKN_E_INVALID_ARGUMENT,
+                "[2, 5]");
+    src[2 * 64 + 5] = 0.0f;
+    CHECK(skn_quantize_with_options(SKN_FORMAT_Q4_0, src, 3, 64, dst, sizeof dst, &o) == SKN_OK);
+}
+
 static void case_quantize_misuse(void) {
     size_t n = 0;
     CHECK_ERROR(skn_quantized_size(SKN_FORMAT_Q4_0, 1, 32, NULL), SKN_E_INVALID_ARGUMENT, NULL);
@@ -1402,6 +1451,7 @@ static const misuse_case k_cases[] = {
      "skn_kernel_count "
      "skn_kernel_name skn_gguf_type_name"},
     {"quantize_misuse", case_quantize_misuse, "skn_quantized_size skn_quantize skn_dequantize"},
+    {"quantize_options_misuse", case_quantize_options_misuse, "skn_quantize_with_options"},
     {"scope_and_view_misuse", case_scope_and_view_misuse,
      "skn_scope_create skn_scope_destroy skn_scope_allocated skn_view_from_bytes skn_view_retain skn_view_release "
      "skn_view_describe skn_view_order skn_view_layout_class skn_view_rank skn_view_shape skn_view_transpose "

@@ -96,6 +96,33 @@ TEST(SknHpp, QuantizeDequantizeRoundTripAndSpans) {
     EXPECT_THROW(skn::quantize(SKN_FORMAT_Q8_0, skn::span<const float>(block, 16), 1, 32), skn::Error);
 }
 
+TEST(SknHpp, QuantizeWithOptions) {
+    const std::int64_t rows = 5, cols = 768;
+    std::vector<float> w = ramp(static_cast<std::size_t>(rows * cols), 0.5f);
+    for (std::size_t i = 0; i < w.size(); ++i) w[i] *= (i % 3 == 0) ? -1.0f : 1.0f;
+    std::vector<float> importance(static_cast<std::size_t>(cols));
+    for (std::size_t c = 0; c < importance.size(); ++c) importance[c] = 0.5f + static_cast<float>(c % 7);
+
+    // Defaults are skn_quantize; threads change nothing in the bytes.
+    const skn::bytes plain = skn::quantize(SKN_FORMAT_Q4_K, w, rows, cols);
+    EXPECT_EQ(skn::quantize(SKN_FORMAT_Q4_K, w, rows, cols, skn::QuantizeOptions{}), plain);
+    const skn::bytes weighted = skn::quantize(SKN_FORMAT_Q4_K, w, rows, cols, skn::QuantizeOptions{importance, 1});
+    EXPECT_EQ(skn::quantize(SKN_FORMAT_Q4_K, w, rows, cols, skn::QuantizeOptions{importance, 3}), weighted);
+    EXPECT_NE(weighted, plain) << "Q4_K reads importance weights";
+    // Q8_0 ignores them.
+    EXPECT_EQ(skn::quantize(SKN_FORMAT_Q8_0, w, rows, cols, skn::QuantizeOptions{importance, 2}),
+              skn::quantize(SKN_FORMAT_Q8_0, w, rows, cols));
+
+    // One weight short is the C call's SKN_E_INVALID_ARGUMENT.
+    try {
+        skn::quantize(SKN_FORMAT_Q4_K, w, rows, cols,
+                      skn::QuantizeOptions{skn::span<const float>(importance.data(), importance.size() - 1), 1});
+        FAIL() << "no exception";
+    } catch (const skn::Error& e) {
+        EXPECT_EQ(e.status(), SKN_E_INVALID_ARGUMENT);
+    }
+}
+
 TEST(SknHpp, FixtureContract) {
     const skn::bytes kernel = skn::fixture_bytes(SKN_FORMAT_Q4_K, SKN_ORDER_INPUT_BLOCK_MAJOR, 4, 3);
     EXPECT_FALSE(skn::fixture_disagreement(kernel, SKN_FORMAT_Q4_K, SKN_ORDER_INPUT_BLOCK_MAJOR, 4, 3).has_value());
