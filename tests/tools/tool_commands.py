@@ -4,7 +4,7 @@
 writer made (tests/tools/make_tool_fixtures.c): every check reads the output,
 not only the exit status.
     tool_commands.py SKN MAKE_FIXTURES WORKDIR SKN_H SECTION
-SECTION: verify | dump | inspect_json | doctor | quantize | quantize_presets | imatrix."""
+SECTION: verify | dump | inspect_json | doctor | quantize | quantize_presets | imatrix | quantize_imatrix."""
 import hashlib
 import json
 import math
@@ -589,11 +589,85 @@ def test_imatrix(good, bad):
           "imatrix usage errors must exit 2")
 
 
+def test_quantize_imatrix(good, bad):
+    """skn quantize --imatrix: the entry's tensor (and only it) is quantized
+    with importance weights, each expert of a 3-D weight with its own, the
+    same bytes for any thread count; a wrong-sized entry is refused."""
+    src = os.path.join(WORK, "float.gguf")
+    plan = json.loads(run("quantize", "--dry-run", "--json", src, "q4_k", expect=0).stdout)
+    shape = {t["name"]: t["shape"] for t in plan["tensors"]}
+    per_row = shape["blk.0.attn_q.weight"][0]
+    sums = [float(1 + (c * 7) % 13) ** 3 for c in range(per_row)]  # uneven: weights matter
+    im = os.path.join(WORK, "q-imatrix.gguf")
+    with open(im, "wb") as f:
+        f.write(imatrix_gguf([("blk.0.attn_q.weight", per_row, [3.0], sums)]))
+    plain, weighted, weighted2 = (os.path.join(WORK, f"imx-{n}.gguf") for n in ("plain", "w1", "w2"))
+    run("quantize", src, plain, "q4_k", expect=0)
+    doc = json.loads(run("quantize", "--json", "--imatrix", im, src, weighted, "q4_k", expect=0).stdout)
+    run("quantize", "--threads", "2", "--imatrix", im, src, weighted2, "q4_k", expect=0)
+    check(doc["imatrix"] == im and [t["name"] for t in doc["tensors"] if t["importance"]] == ["blk.0.attn_q.weight"],
+          f"quantize --imatrix --json: imatrix {doc['imatrix']}, "
+          f"with importance {[t['name'] for t in doc['tensors'] if t['importance']]}")
+    check(open(weighted, "rb").read() == open(weighted2, "rb").read(), "--imatrix: 1 and 2 threads differ")
+    a, b = open(plain, "rb").read(), open(weighted, "rb").read()
+    ta, tb = tensors_of(plain), tensors_of(weighted)
+    for name, (off, size) in ta.items():
+        same = a[off:off + size] == b[tb[name][0]:tb[name][0] + tb[name][1]]
+        check(same == (name != "blk.0.attn_q.weight"),
+              f"--imatrix: {name} {'unchanged' if same else 'changed'} by an imatrix with "
+              f"{'an' if name == 'blk.0.attn_q.weight' else 'no'} entry for it")
+    check(run("verify", weighted).returncode == 0, "--imatrix output does not verify")
+    dry = text(run("quantize", "--dry-run", "--imatrix", im, src, "q4_k", expect=0))
+    check(re.search(r"blk\.0\.attn_q\.weight .*\[imatrix\]$", dry, re.M), f"--dry-run --imatrix plan:\n{dry}")
+
+    # The legacy form gives the same weights (value / ncall) as the GGUF form.
+    dat = os.path.join(WORK, "q-imatrix.dat")
+    with open(dat, "wb") as f:
+        f.write(imatrix_legacy([("blk.0.attn_q.weight", 3, sums)]))
+    legacy_out = os.path.join(WORK, "imx-legacy.gguf")
+    run("quantize", "--imatrix", dat, src, legacy_out, "q4_k", expect=0)
+    check(open(legacy_out, "rb").read() == b, "--imatrix: the legacy form of the same imatrix gives other bytes")
+
+    # A 3-D expert weight: one matrix of weights per expert.
+    moe = os.path.join(WORK, "moe.gguf")
+    t, d = plan_types_of(moe, "Q4_K_M")
+    up = {x["name"]: x["shape"] for x in d["tensors"]}["blk.0.ffn_up_exps.weight"]
+    experts = up[2]
+    ex_sums = [float(1 + (c * 5 + e * 3) % 11) ** 2 for e in range(experts) for c in range(up[0])]
+    moe_im = os.path.join(WORK, "moe-imatrix.gguf")
+    with open(moe_im, "wb") as f:
+        f.write(imatrix_gguf([("blk.0.ffn_up_exps.weight", up[0], [2.0] * experts, ex_sums)]))
+    outs = [os.path.join(WORK, f"moe-imx-{n}.gguf") for n in (1, 2, 0)]
+    run("quantize", "--imatrix", moe_im, moe, outs[0], "Q4_K_M", expect=0)
+    run("quantize", "--threads", "2", "--imatrix", moe_im, moe, outs[1], "Q4_K_M", expect=0)
+    run("quantize", moe, outs[2], "Q4_K_M", expect=0)
+    m1, m0 = open(outs[0], "rb").read(), open(outs[2], "rb").read()
+    o1, s1 = tensors_of(outs[0])["blk.0.ffn_up_exps.weight"]
+    o0, s0 = tensors_of(outs[2])["blk.0.ffn_up_exps.weight"]
+    per_expert = s1 // experts
+    changed = [m1[o1 + e * per_expert:o1 + (e + 1) * per_expert] != m0[o0 + e * per_expert:o0 + (e + 1) * per_expert]
+               for e in range(experts)]
+    check(m1 == open(outs[1], "rb").read() and all(changed),
+          f"--imatrix on experts: threads agree {m1 == open(outs[1], 'rb').read()}, experts changed {changed}")
+
+    # An entry of another size: refused, naming the tensor and both sizes.
+    wrong = os.path.join(WORK, "wrong-imatrix.gguf")
+    with open(wrong, "wb") as f:
+        f.write(imatrix_gguf([("blk.0.attn_q.weight", per_row * 2, [1.0], sums + sums)]))
+    p = run("quantize", "--imatrix", wrong, src, os.path.join(WORK, "imx-wrong.gguf"), "q4_k", expect=1)
+    check(f'{per_row * 2} importance values for tensor "blk.0.attn_q.weight", which needs {per_row}'
+          in p.stderr.decode() and not os.path.exists(os.path.join(WORK, "imx-wrong.gguf")),
+          f"wrong-size imatrix: {p.stderr.decode()}")
+    p = run("quantize", "--imatrix", os.path.join(WORK, "missing.dat"), src, plain, "q4_k", expect=1)
+    check("missing.dat" in p.stderr.decode(), f"missing imatrix file: {p.stderr.decode()}")
+    check(run("quantize", src, plain, "q4_k", "--imatrix").returncode == 2, "--imatrix without FILE must exit 2")
+
+
 def main():
     good, bad = fixtures()
     {"verify": test_verify, "dump": test_dump, "inspect_json": test_inspect_json, "doctor": test_doctor,
      "quantize": test_quantize, "quantize_presets": test_quantize_presets,
-     "imatrix": test_imatrix}[SECTION](
+     "imatrix": test_imatrix, "quantize_imatrix": test_quantize_imatrix}[SECTION](
         good, bad)
     if failures:
         sys.exit("FAIL:\n" + "\n".join(failures))

@@ -21,6 +21,7 @@ typedef struct {
     const char* kept;   /* why it is copied as stored, or NULL when converted */
     char rule[256];     /* what chose out_format */
     int needs_imatrix;
+    const float* importance; /* --imatrix's values for this tensor (matrix after matrix), or NULL */
     double seconds;
 } skn_quant_row;
 
@@ -32,6 +33,7 @@ typedef struct {
     skn_format base;          /* the preset's base format, or the one format */
     const char* base_name;
     int pure, dry_run, allow_requantize, json, threads;
+    const char* imatrix_path; /* --imatrix FILE, or NULL */
     skn_override overrides[kMaxOverrides];
     int n_overrides;
 } skn_quant_options;

@@ -38,10 +38,11 @@ void skn_quant_print_plan(const skn_quant_options* o, const skn_model_facts* m, 
         else if (r->kept != NULL)
             snprintf(note, sizeof note, "%s", r->kept);
         else
-            snprintf(note, sizeof note, "%s%s", r->rule, r->needs_imatrix ? " [needs imatrix]" : "");
+            snprintf(note, sizeof note, "%s%s", r->rule,
+                     r->importance ? " [imatrix]" : r->needs_imatrix ? " [needs imatrix]" : "");
         printf("  %-32s %-8s %-8s %12" PRIu64 " %12" PRIu64 "  %s\n", r->in.name, r->in.type_name,
                r->kept ? r->in.type_name : skn_quant_format_name(r->out_format), r->in.size, r->out_bytes, note);
-        need |= r->needs_imatrix && r->kept == NULL;
+        need |= r->needs_imatrix && r->kept == NULL && r->importance == NULL;
     }
     printf("  %-32s %-8s %-8s %12" PRIu64 " %12" PRIu64 "\n", "total tensor bytes", "", "", in_total, out_total);
     printf("  output file: %" PRIu64 " bytes\n", out_size);
@@ -65,6 +66,8 @@ void skn_quant_print_json(const skn_quant_options* o, const skn_model_facts* m, 
     json_str(o->base_name);
     printf(", \"file_type\": ");
     if (has_file_type) printf("%u", file_type); else printf("null");
+    printf(", \"imatrix\": ");
+    if (o->imatrix_path) json_str(o->imatrix_path); else printf("null");
     printf(", \"quantization_version\": %d, \"dry_run\": %s, \"threads\": %d,\n \"overrides\": [", kQuantizationVersion,
            o->dry_run ? "true" : "false", o->threads);
     for (int i = 0; i < o->n_overrides; ++i) {
@@ -95,8 +98,10 @@ void skn_quant_print_json(const skn_quant_options* o, const skn_model_facts* m, 
         json_str(r->rule);
         printf(", \"note\": ");
         if (r->kept) json_str(r->kept); else printf("null");
-        printf(", \"needs_imatrix\": %s, \"bytes_in\": %" PRIu64 ", \"bytes_out\": %" PRIu64 ", \"seconds\": ",
-               r->needs_imatrix && !r->kept ? "true" : "false", r->in.size, r->out_bytes);
+        printf(", \"needs_imatrix\": %s, \"importance\": %s, \"bytes_in\": %" PRIu64 ", \"bytes_out\": %" PRIu64
+               ", \"seconds\": ",
+               r->needs_imatrix && !r->kept ? "true" : "false", r->importance ? "true" : "false", r->in.size,
+               r->out_bytes);
         if (o->dry_run) printf("null"); else skn_json_float(stdout, r->seconds, 6);
         printf("}%s\n", k + 1 < nt ? "," : "");
     }

@@ -34,7 +34,7 @@ typedef struct {
     int64_t n_expert;    /* {arch}.expert_count, 0 when missing */
     int64_t n_head;      /* {arch}.attention.head_count (first layer's when an array), 0 when missing */
     int64_t n_head_kv;   /* {arch}.attention.head_count_kv, n_head when missing */
-    int has_imatrix;     /* importance data given: always 0 until --imatrix exists */
+    int has_imatrix;     /* --imatrix was given */
 } skn_model_facts;
 
 /* n_head / n_head_kv (0 when n_head_kv is 0), as llama_hparams::n_gqa. */

@@ -34,12 +34,39 @@ typedef struct {
     char message[512];
 } work;
 
+/* Quantize rows [row0, row0 + nrows) of the job's tensor from `floats` into
+ * `out`. With importance weights, rows are quantized one matrix (ne[2]
+ * slice) at a time, each with its own matrix's weights, as llama-quantize
+ * does for the experts of a 3-D weight. */
+static skn_status quantize_rows(const skn_quant_job* j, int64_t row0, int64_t nrows, const float* floats,
+                                unsigned char* out, size_t out_size) {
+    const int64_t cols = j->in->ne[0];
+    if (j->importance == NULL) return skn_quantize(j->out_format, floats, nrows, cols, out, out_size);
+    const int64_t rows_per_matrix = j->in->rank >= 2 ? j->in->ne[1] : 1;
+    size_t row_bytes = 0;
+    skn_status st = skn_quantized_size(j->out_format, 1, cols, &row_bytes);
+    for (int64_t r = row0; st == SKN_OK && r < row0 + nrows;) {
+        const int64_t slice = r / rows_per_matrix; /* the importance has one matrix per ne[2] slice */
+        const int64_t matrix = j->in->rank >= 3 ? slice % j->in->ne[2] : 0;
+        int64_t n = (slice + 1) * rows_per_matrix - r;
+        if (n > row0 + nrows - r) n = row0 + nrows - r;
+        skn_quantize_options qo;
+        memset(&qo, 0, sizeof qo);
+        qo.struct_size = sizeof qo;
+        qo.importance = j->importance + matrix * cols;
+        qo.importance_count = cols;
+        qo.threads = 1; /* the tool splits rows over its own threads */
+        const size_t at = (size_t)(r - row0) * row_bytes;
+        st = skn_quantize_with_options(j->out_format, floats + (r - row0) * cols, n, cols, out + at, out_size - at, &qo);
+        r += n;
+    }
+    return st;
+}
+
 static void* convert_rows(void* arg) {
     work* w = arg;
-    const int64_t cols = w->job->in->ne[0];
     w->status = skn_tensor_decode_rows(w->job->g, w->job->index, w->job->in, w->row0, w->nrows, w->floats);
-    if (w->status == SKN_OK)
-        w->status = skn_quantize(w->job->out_format, w->floats, w->nrows, cols, w->out, w->out_size);
+    if (w->status == SKN_OK) w->status = quantize_rows(w->job, w->row0, w->nrows, w->floats, w->out, w->out_size);
     if (w->status != SKN_OK) snprintf(w->message, sizeof w->message, "%s", skn_last_error());
     return NULL;
 }

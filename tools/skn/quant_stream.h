@@ -20,6 +20,9 @@ typedef struct {
     skn_format out_format;
     uint64_t out_bytes;
     int copy;                        /* write the stored bytes unchanged */
+    /* Importance weights (--imatrix): ne[0] floats per matrix, one matrix per
+     * ne[2] slice (an expert of a 3-D weight), matrix after matrix; or NULL. */
+    const float* importance;
 } skn_quant_job;
 
 /* Write one tensor's bytes to `s`. `position` is its 0-based place in the

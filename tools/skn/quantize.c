@@ -163,6 +163,35 @@ static int choose(const skn_quant_options* o, const skn_model_facts* m, skn_rule
     return 0;
 }
 
+/* Find tensor r's entry in the imatrix, as llama-quantize does: by name; a
+ * tensor with no entry is quantized without importance weights; an entry
+ * whose size is not ne[0] x ne[2] (row length x experts) is an error, except
+ * for token_embd.weight, which llama-quantize quantizes without one. */
+static int attach_importance(const skn_imatrix* im, const char* path, skn_quant_row* r) {
+    if (r->kept != NULL) return 0;
+    skn_format_props fp;
+    memset(&fp, 0, sizeof fp);
+    fp.struct_size = sizeof fp;
+    if (skn_format_info(r->out_format, &fp) != SKN_OK || !fp.is_block_quantized) return 0;
+    int64_t index = -1;
+    if (skn_imatrix_find(im, r->in.name, &index) != SKN_OK || index < 0) return 0;
+    const float* values = NULL;
+    size_t count = 0;
+    if (skn_imatrix_values(im, index, SKN_IMATRIX_ALL_MATRICES, &values, &count) != SKN_OK) return -1;
+    const int64_t matrices = r->in.rank >= 3 ? r->in.ne[2] : 1;
+    if ((uint64_t)count != (uint64_t)(r->in.ne[0] * matrices)) {
+        if (strcmp(r->in.name, "token_embd.weight") == 0) return 0;
+        fprintf(stderr,
+                "skn quantize: %s has %zu importance values for tensor \"%s\", which needs %" PRId64 " (%" PRId64
+                " per row x %" PRId64 " %s): the imatrix was made for another model\n",
+                path, count, r->in.name, r->in.ne[0] * matrices, r->in.ne[0], matrices,
+                matrices == 1 ? "matrix" : "matrices (experts)");
+        return -1;
+    }
+    r->importance = values;
+    return 0;
+}
+
 /* ---- the command */
 
 static int usage_error(const char* what, const char* arg) {
@@ -246,11 +275,13 @@ static int parse_args(int argc, char** argv, skn_quant_options* o, int* exit_sta
             }
             ++o->n_overrides;
         }
-        /* --imatrix FILE belongs here once skn reads importance matrices:
-         * it will set skn_model_facts.has_imatrix (the rules that depend on
-         * it are already in quant_rules.c) and hand the per-column weights
-         * to the quantizer. Until then it is an unknown option. */
-        else if (a[0] == '-' && a[1] != 0) {
+        else if (strcmp(a, "--imatrix") == 0) {
+            if (i + 1 >= argc) {
+                *exit_status = usage_error("--imatrix needs a file (llama-imatrix's output, GGUF or legacy .dat)%s", "");
+                return -1;
+            }
+            o->imatrix_path = argv[++i];
+        } else if (a[0] == '-' && a[1] != 0) {
             *exit_status = usage_error("unknown option \"%s\"", a);
             return -1;
         } else if (npos < 3) {
@@ -299,6 +330,7 @@ int skn_cmd_quantize(int argc, char** argv) {
     int64_t* order = NULL;
     skn_gguf_writer* w = NULL;
     skn_gguf_stream* s = NULL;
+    skn_imatrix* im = NULL;
     int reported = 0;
     if (plan == NULL || names == NULL || skn_gguf_writer_create(&w) != SKN_OK) goto done;
 
@@ -311,6 +343,14 @@ int skn_cmd_quantize(int argc, char** argv) {
     if ((order = llama_order(plan, nt)) == NULL) goto done;
     skn_model_facts model;
     skn_model_facts_read(g, names, nt, &model);
+    if (o.imatrix_path != NULL) {
+        if ((st = skn_imatrix_open(o.imatrix_path, &im)) != SKN_OK) {
+            fprintf(stderr, "skn quantize: --imatrix %s: %s: %s\n", o.imatrix_path, skn_status_name(st), skn_last_error());
+            reported = 1;
+            goto done;
+        }
+        model.has_imatrix = 1;
+    }
     skn_rule_state state;
     skn_rules_begin(&state, names, nt);
 
@@ -328,14 +368,26 @@ int skn_cmd_quantize(int argc, char** argv) {
         reported = 1;
         goto done;
     }
+    for (int64_t k = 0; k < nt && im != NULL; ++k)
+        if (attach_importance(im, o.imatrix_path, &plan[order[k]]) != 0) {
+            reported = 1;
+            goto done;
+        }
     if (!o.dry_run)
         for (int64_t k = 0; k < nt; ++k) {
             const skn_quant_row* r = &plan[order[k]];
-            if (r->needs_imatrix && r->kept == NULL) {
-                fprintf(stderr,
-                        "skn quantize: %s puts tensor \"%s\" in %s, which needs an importance matrix; skn quantize "
-                        "cannot read one yet (--dry-run shows the plan)\n",
-                        o.type_arg, r->in.name, skn_quant_format_name(r->out_format));
+            if (r->needs_imatrix && r->kept == NULL && r->importance == NULL) {
+                if (im == NULL)
+                    fprintf(stderr,
+                            "skn quantize: %s puts tensor \"%s\" in %s, which needs an importance matrix: pass "
+                            "--imatrix FILE (llama-imatrix's output; --dry-run shows the plan)\n",
+                            o.type_arg, r->in.name, skn_quant_format_name(r->out_format));
+                else
+                    fprintf(stderr,
+                            "skn quantize: %s puts tensor \"%s\" in %s, which needs an importance matrix, and %s "
+                            "has no entry for it (skn imatrix %s lists the entries)\n",
+                            o.type_arg, r->in.name, skn_quant_format_name(r->out_format), o.imatrix_path,
+                            o.imatrix_path);
                 reported = 1;
                 goto done;
             }
@@ -394,7 +446,7 @@ int skn_cmd_quantize(int argc, char** argv) {
     skn_progress_begin(&progress, nt, in_total);
     for (int64_t k = 0; k < nt; ++k) {
         skn_quant_row* r = &plan[order[k]];
-        const skn_quant_job job = {g, r->index, &r->in, r->out_format, r->out_bytes, r->kept != NULL};
+        const skn_quant_job job = {g, r->index, &r->in, r->out_format, r->out_bytes, r->kept != NULL, r->importance};
         const double t = skn_now();
         if (skn_quant_stream_tensor(&job, s, o.threads, &progress, k) != 0) { /* destroying s removes the partial file */
             skn_progress_end(&progress);
@@ -424,6 +476,7 @@ done:
     free(names);
     free(plan);
     skn_gguf_close(g);
+    skn_imatrix_close(im);
     for (int i = 0; i < o.n_overrides; ++i) skn_override_free(&o.overrides[i]);
     return rc;
 }
