@@ -7,6 +7,8 @@
 //   ternary.cpp    TQ1_0 TQ2_0
 //   i2_s.cpp       I2_S (BitNet b1.58, x86 layout)
 //   low_bit.cpp    Q1_0 Q2_0
+//   grid_iq2.cpp   IQ2_XXS IQ2_XS IQ2_S  (lattices: grid_points.hpp, grid_search.cpp)
+//   grid_iq1.cpp   IQ1_S IQ1_M
 // Signatures are those of format.hpp's DecodeBlocksFn / QuantizeRowFn.
 #pragma once
 
@@ -41,6 +43,8 @@ SKN_DECLARE_ROW_CODEC(tq1_0)
 SKN_DECLARE_ROW_CODEC(tq2_0)
 SKN_DECLARE_ROW_CODEC(q1_0)
 SKN_DECLARE_ROW_CODEC(q2_0)
+SKN_DECLARE_ROW_CODEC(iq2_s)
+SKN_DECLARE_ROW_CODEC(iq1_m)
 
 #undef SKN_DECLARE_ROW_CODEC
 
@@ -49,6 +53,18 @@ SKN_DECLARE_ROW_CODEC(q2_0)
 // cannot quantize without them declares only its decoder and this.
 #define SKN_DECLARE_WEIGHTED_QUANTIZER(fmt) \
     void quantize_row_weighted_##fmt(const float* src, int64_t n, uint8_t* dst, const float* importance);
+
+// The grid formats. IQ2_XXS, IQ2_XS and IQ1_S cannot be quantized without
+// importance weights (the reference aborts); IQ2_S and IQ1_M can (their row
+// codecs are declared above).
+void decode_iq2_xxs(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq2_xxs)
+void decode_iq2_xs(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq2_xs)
+void decode_iq1_s(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq1_s)
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq2_s)
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq1_m)
 
 // I2_S: the scale is per tensor, so quantization sees the whole tensor.
 void decode_i2_s(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
