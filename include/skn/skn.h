@@ -3,10 +3,10 @@
  * skn — block-quantized weights and the CPU matrix products over them.
  *
  * skn owns the byte layout of GGUF-style block-quantized weights: what every
- * byte of a Q4_0 ... Q6_K, IQ4_NL, MXFP4, TQ2_0 or BitNet I2_S block means, how
- * floats become those bytes, and how they become floats again. Engines and
- * converters link it so that none of them re-implements a decoder, a quantizer
- * or a block permutation.
+ * byte of a Q4_0 ... Q6_K, IQ4_NL, grid (IQ2_XXS ... IQ1_M), MXFP4, TQ2_0 or
+ * BitNet I2_S block means, how floats become those bytes, and how they become
+ * floats again. Engines and converters link it so that none of them
+ * re-implements a decoder, a quantizer or a block permutation.
  *
  * Conventions that hold for every function in this header:
  *  - Every fallible call returns an skn_status. SKN_OK (0) is success; on any
