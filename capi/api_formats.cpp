@@ -66,7 +66,7 @@ skn_core::gguf::TensorType gguf_type_named(const std::string& name) {
 
 // Why `name` is not a format, and what the names are. The common mistakes:
 // a llama.cpp file type ("Q4_K_M": a per-tensor mix of formats), and a GGUF
-// type skn knows of but does not implement ("IQ2_XXS").
+// type skn knows of but does not implement ("I32").
 [[noreturn]] void fail_unknown_name(const char* name) {
     std::string valid;
     for (const skn_core::FormatTraits& f : skn_core::all_formats()) valid += fmt::format("{}{}", valid.empty() ? "" : ", ", f.name);
@@ -118,6 +118,8 @@ SKN_API skn_status skn_format_info(skn_format format, skn_format_props* props) {
         props->is_block_quantized = f.block_quantized ? 1 : 0;
         props->activation_format = static_cast<skn_format>(f.activation);
         props->bits_per_weight = f.bits_per_weight();
+        if (props->struct_size >= offsetof(skn_format_props, needs_importance) + sizeof(int32_t))
+            props->needs_importance = f.requires_importance() ? 1 : 0;
     });
 }
 

@@ -3,10 +3,10 @@
  * skn — block-quantized weights and the CPU matrix products over them.
  *
  * skn owns the byte layout of GGUF-style block-quantized weights: what every
- * byte of a Q4_0 ... Q6_K, IQ4_NL, MXFP4, TQ2_0 or BitNet I2_S block means, how
- * floats become those bytes, and how they become floats again. Engines and
- * converters link it so that none of them re-implements a decoder, a quantizer
- * or a block permutation.
+ * byte of a Q4_0 ... Q6_K, IQ4_NL, grid (IQ2_XXS ... IQ1_M), MXFP4, TQ2_0 or
+ * BitNet I2_S block means, how floats become those bytes, and how they become
+ * floats again. Engines and converters link it so that none of them
+ * re-implements a decoder, a quantizer or a block permutation.
  *
  * Conventions that hold for every function in this header:
  *  - Every fallible call returns an skn_status. SKN_OK (0) is success; on any
@@ -117,8 +117,8 @@ SKN_API const char* skn_version_string(void);
 
 /* A weight format. The value of each constant is its GGUF tensor type id, so a
  * value read from a GGUF file is a valid skn_format and values never change.
- * Ids skn does not implement (the grid formats not listed below, integer
- * types) are refused with SKN_E_UNKNOWN_FORMAT. */
+ * Ids skn does not implement (the integer types I8 ... F64, removed ids) are
+ * refused with SKN_E_UNKNOWN_FORMAT. */
 typedef enum skn_format {
     /* Not a format: what skn_view_format(NULL) returns. Its presence makes
      * the enum's underlying type signed int, so `format < 0` works in C. */
@@ -137,10 +137,21 @@ typedef enum skn_format {
     SKN_FORMAT_Q5_K = 13,
     SKN_FORMAT_Q6_K = 14,
     SKN_FORMAT_Q8_K = 15,
+    /* The grid formats: each group of eight weights is one point of a fixed
+     * lattice (a table of 256 ... 2048 points) with signs or a shift, scaled
+     * per sub-block. IQ2_XXS, IQ2_XS and IQ1_S quantize only with importance
+     * weights (an imatrix): skn_quantize refuses them with
+     * SKN_E_INVALID_ARGUMENT, as the reference quantizer aborts; they decode,
+     * load and multiply like any other format. */
+    SKN_FORMAT_IQ2_XXS = 16,
+    SKN_FORMAT_IQ2_XS = 17,
     SKN_FORMAT_IQ3_XXS = 18,
+    SKN_FORMAT_IQ1_S = 19,
     SKN_FORMAT_IQ4_NL = 20,
     SKN_FORMAT_IQ3_S = 21,
+    SKN_FORMAT_IQ2_S = 22,
     SKN_FORMAT_IQ4_XS = 23,
+    SKN_FORMAT_IQ1_M = 29,
     SKN_FORMAT_BF16 = 30,
     SKN_FORMAT_TQ1_0 = 34,
     SKN_FORMAT_TQ2_0 = 35,
@@ -167,11 +178,17 @@ typedef struct skn_format_props {
     int32_t is_block_quantized;    /* 0 for the dense formats F32, F16, BF16 */
     skn_format activation_format;  /* the format activations are quantized to for integer kernels; dense: itself */
     double bits_per_weight;        /* block_bytes * 8 / block_elems, trailer not counted */
+    /* 1 when skn_quantize refuses the format because its reference quantizer
+     * works only with importance weights (an imatrix): IQ2_XXS, IQ2_XS,
+     * IQ1_S. Such a format still decodes, loads and multiplies. Written only
+     * when struct_size covers it (a caller built against the 1.0 fields gets
+     * the rest and nothing here). */
+    int32_t needs_importance;
 } skn_format_props;
 
 /* Fill `*props` for `format`.
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT if props is NULL or its struct_size is
- * smaller than the fields of version 1.0; SKN_E_UNKNOWN_FORMAT. */
+ * smaller than the fields up to bits_per_weight; SKN_E_UNKNOWN_FORMAT. */
 SKN_API skn_status skn_format_info(skn_format format, skn_format_props* props);
 
 /* The number of formats skn implements, and the i-th of them (0 <= i < count),
@@ -184,7 +201,7 @@ SKN_API int32_t skn_format_at(int32_t index);
  * SKN_E_UNKNOWN_FORMAT when no format has that name; its message lists the
  * names, and says when the name is a llama.cpp file type such as "Q4_K_M"
  * (a per-tensor mix of formats) or a GGUF type skn knows of but does not
- * implement ("IQ2_XXS", type 16). */
+ * implement ("I32", type 26). */
 SKN_API skn_status skn_format_from_name(const char* name, skn_format* format);
 
 /* ===== 3. Quantize and dequantize ========================================= */
@@ -198,7 +215,9 @@ SKN_API skn_status skn_quantized_size(skn_format format, int64_t n_rows, int64_t
 /* Quantize a row-major [n_rows, n_per_row] float tensor to `format`, writing
  * ROW_MAJOR blocks (row 0's blocks, then row 1's, ...) to `dst`.
  * The bytes are identical to those the GGUF ecosystem's reference quantizers
- * write when no importance matrix is given. I2_S computes one scale for the
+ * write when no importance matrix is given; the formats whose reference cannot
+ * quantize without one (IQ2_XXS, IQ2_XS, IQ1_S) are refused with
+ * SKN_E_INVALID_ARGUMENT and a message saying so. I2_S computes one scale for the
  * whole tensor and writes it after the codes.
  * Input values must be finite for block-quantized formats: a NaN or infinity
  * is refused with SKN_E_INVALID_ARGUMENT naming its row and column (no
@@ -626,7 +645,7 @@ typedef struct skn_gguf_options {
     size_t struct_size;
     skn_gguf_orientation orientation; /* default SKN_GGUF_OUT_IN */
     /* 0 (default): a file holding any tensor of a type skn does not implement
-     * (grid types not in skn_format, integer types, removed types, unknown ids)
+     * (integer types, removed types, unknown ids)
      * is refused with SKN_E_UNSUPPORTED, every such tensor named in the
      * message. 1: the file opens, those tensors are listed with supported = 0
      * (and one WARN log message names them) but cannot be decoded. */

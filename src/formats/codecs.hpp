@@ -10,6 +10,8 @@
 //   i2_s.cpp       I2_S (BitNet b1.58, x86 layout)
 //   low_bit.cpp    Q1_0 Q2_0
 //   grid_iq3.cpp   IQ3_XXS IQ3_S (tables: grid_iq3_tables.cpp, search: grid_iq3_search.cpp)
+//   grid_iq2.cpp   IQ2_XXS IQ2_XS IQ2_S  (lattices: grid_points.hpp, grid_search.cpp)
+//   grid_iq1.cpp   IQ1_S IQ1_M
 // Signatures are those of format.hpp's DecodeBlocksFn / QuantizeRowFn.
 #pragma once
 
@@ -50,6 +52,8 @@ SKN_DECLARE_ROW_CODEC(q1_0)
 SKN_DECLARE_ROW_CODEC(q2_0)
 SKN_DECLARE_ROW_CODEC(iq3_xxs)
 SKN_DECLARE_ROW_CODEC(iq3_s)
+SKN_DECLARE_ROW_CODEC(iq2_s)
+SKN_DECLARE_ROW_CODEC(iq1_m)
 
 #undef SKN_DECLARE_ROW_CODEC
 
@@ -74,6 +78,17 @@ SKN_DECLARE_WEIGHTED_QUANTIZER(iq4_xs)
 // quantizes without them too (their plain codecs are in the list above).
 SKN_DECLARE_WEIGHTED_QUANTIZER(iq3_xxs)
 SKN_DECLARE_WEIGHTED_QUANTIZER(iq3_s)
+// The grid formats. IQ2_XXS, IQ2_XS and IQ1_S cannot be quantized without
+// importance weights (the reference aborts); IQ2_S and IQ1_M can (their row
+// codecs are declared above).
+void decode_iq2_xxs(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq2_xxs)
+void decode_iq2_xs(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq2_xs)
+void decode_iq1_s(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq1_s)
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq2_s)
+SKN_DECLARE_WEIGHTED_QUANTIZER(iq1_m)
 
 // I2_S: the scale is per tensor, so quantization sees the whole tensor.
 void decode_i2_s(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);

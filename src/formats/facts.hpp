@@ -35,10 +35,15 @@ enum class FormatId : int32_t {
     Q5_K = 13,
     Q6_K = 14,
     Q8_K = 15,
+    IQ2_XXS = 16,
+    IQ2_XS = 17,
     IQ3_XXS = 18,
+    IQ1_S = 19,
     IQ4_NL = 20,
     IQ3_S = 21,
+    IQ2_S = 22,
     IQ4_XS = 23,
+    IQ1_M = 29,
     BF16 = 30,
     TQ1_0 = 34,
     TQ2_0 = 35,
@@ -77,10 +82,16 @@ constexpr FormatFacts kFormatFacts[] = {
     {FormatId::Q5_K, "Q5_K", 256, 176, 0, true, FormatId::Q8_K},
     {FormatId::Q6_K, "Q6_K", 256, 210, 0, true, FormatId::Q8_K},
     {FormatId::Q8_K, "Q8_K", 256, 292, 0, true, FormatId::Q8_K},
+    // The grid formats: eight weights per lattice index (formats/grid_points.hpp).
+    {FormatId::IQ2_XXS, "IQ2_XXS", 256, 66, 0, true, FormatId::Q8_K},
+    {FormatId::IQ2_XS, "IQ2_XS", 256, 74, 0, true, FormatId::Q8_K},
     {FormatId::IQ3_XXS, "IQ3_XXS", 256, 98, 0, true, FormatId::Q8_K},
+    {FormatId::IQ1_S, "IQ1_S", 256, 50, 0, true, FormatId::Q8_K},
     {FormatId::IQ4_NL, "IQ4_NL", 32, 18, 0, true, FormatId::Q8_0},
     {FormatId::IQ3_S, "IQ3_S", 256, 110, 0, true, FormatId::Q8_K},
+    {FormatId::IQ2_S, "IQ2_S", 256, 82, 0, true, FormatId::Q8_K},
     {FormatId::IQ4_XS, "IQ4_XS", 256, 136, 0, true, FormatId::Q8_K},
+    {FormatId::IQ1_M, "IQ1_M", 256, 56, 0, true, FormatId::Q8_K},
     {FormatId::BF16, "BF16", 1, 2, 0, false, FormatId::BF16},
     {FormatId::TQ1_0, "TQ1_0", 256, 54, 0, true, FormatId::Q8_K},
     {FormatId::TQ2_0, "TQ2_0", 256, 66, 0, true, FormatId::Q8_K},
@@ -142,10 +153,15 @@ SKN_SAME_FORMAT(Q4_K)
 SKN_SAME_FORMAT(Q5_K)
 SKN_SAME_FORMAT(Q6_K)
 SKN_SAME_FORMAT(Q8_K)
+SKN_SAME_FORMAT(IQ2_XXS)
+SKN_SAME_FORMAT(IQ2_XS)
 SKN_SAME_FORMAT(IQ3_XXS)
+SKN_SAME_FORMAT(IQ1_S)
 SKN_SAME_FORMAT(IQ4_NL)
 SKN_SAME_FORMAT(IQ3_S)
+SKN_SAME_FORMAT(IQ2_S)
 SKN_SAME_FORMAT(IQ4_XS)
+SKN_SAME_FORMAT(IQ1_M)
 SKN_SAME_FORMAT(BF16)
 SKN_SAME_FORMAT(TQ1_0)
 SKN_SAME_FORMAT(TQ2_0)

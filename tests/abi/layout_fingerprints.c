@@ -15,7 +15,10 @@
  *                           that order (the same floats in both orders)
  *   golden_y                the golden fixture's y = x * decoded(W)^T
  *   quantized_ref           skn_quantize of the golden SOURCE weight, put in
- *                           that order with skn_packed_to_kernel_order
+ *                           that order with skn_packed_to_kernel_order; none
+ *                           for formats skn_quantize refuses without
+ *                           importance weights (needs_importance: their
+ *                           quantizer shows in golden_packed)
  * dense formats (F32, F16, BF16; ROW_MAJOR only):
  *   quantized_ref           skn_quantize of the Q8_0 golden SOURCE weight */
 #include <skn/skn.h>
@@ -61,7 +64,7 @@ static void tagged(skn_format f, int order, int64_t rows, int64_t blocks, const 
     free(buf);
 }
 
-static void block_format(skn_format f, const char* name, int32_t block_elems) {
+static void block_format(skn_format f, const char* name, int32_t block_elems, int needs_importance) {
     skn_golden_info info;
     memset(&info, 0, sizeof info);
     info.struct_size = sizeof info;
@@ -81,9 +84,11 @@ static void block_format(skn_format f, const char* name, int32_t block_elems) {
     quantized[0] = malloc(q_n);
     quantized[1] = malloc(q_n);
     if (!quantized[0] || !quantized[1]) fail("out of memory", name);
-    if (skn_quantize(f, source, info.rows, info.cols, quantized[0], q_n) != SKN_OK) fail("quantize", name);
-    if (skn_packed_to_kernel_order(f, quantized[0], q_n, quantized[1], q_n, info.rows, blocks_per_row) != SKN_OK)
-        fail("packed_to_kernel_order", name);
+    if (!needs_importance) {
+        if (skn_quantize(f, source, info.rows, info.cols, quantized[0], q_n) != SKN_OK) fail("quantize", name);
+        if (skn_packed_to_kernel_order(f, quantized[0], q_n, quantized[1], q_n, info.rows, blocks_per_row) != SKN_OK)
+            fail("packed_to_kernel_order", name);
+    }
 
     const size_t count = (size_t)(info.rows * info.cols);
     float* decoded = malloc(count * sizeof(float));
@@ -100,7 +105,7 @@ static void block_format(skn_format f, const char* name, int32_t block_elems) {
         skn_view_release(view);
         emit(name, order, "golden_decoded", decoded, count * sizeof(float));
         emit(name, order, "golden_y", y, y_n);
-        emit(name, order, "quantized_ref", quantized[order], q_n);
+        if (!needs_importance) emit(name, order, "quantized_ref", quantized[order], q_n);
     }
     free(decoded);
     free(quantized[0]);
@@ -140,7 +145,7 @@ int main(void) {
         props.struct_size = sizeof props;
         if (skn_format_info(f, &props) != SKN_OK) fail("format_info", "?");
         if (props.is_block_quantized)
-            block_format(f, props.name, props.block_elems);
+            block_format(f, props.name, props.block_elems, props.needs_importance);
         else
             dense_format(f, props.name);
     }

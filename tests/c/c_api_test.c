@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The C API from C: every function, every error path. Compiled as C11. */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,15 @@ static void test_formats(void) {
     CHECK(p.bits_per_weight == 4.5);
     CHECK(skn_format_info(SKN_FORMAT_I2_S, &p) == SKN_OK && p.tensor_trailer_bytes > 0);
     CHECK(skn_format_info(SKN_FORMAT_BF16, &p) == SKN_OK && p.is_block_quantized == 0 && p.block_elems == 1);
+    CHECK(p.needs_importance == 0);
+    CHECK(skn_format_info(SKN_FORMAT_IQ2_XXS, &p) == SKN_OK && p.needs_importance == 1 && p.block_bytes == 66);
+    CHECK(skn_format_info(SKN_FORMAT_IQ2_S, &p) == SKN_OK && p.needs_importance == 0 && p.block_bytes == 82);
+    /* A caller built against the 1.0 fields: the new field is not written. */
+    skn_format_props v1;
+    memset(&v1, 0x5a, sizeof v1);
+    v1.struct_size = offsetof(skn_format_props, needs_importance);
+    CHECK(skn_format_info(SKN_FORMAT_IQ1_S, &v1) == SKN_OK && v1.block_bytes == 50);
+    CHECK(v1.needs_importance == 0x5a5a5a5a);
 
     CHECK_ERROR(skn_format_info(SKN_FORMAT_Q4_K, NULL), SKN_E_INVALID_ARGUMENT, "props");
     CHECK_ERROR(skn_format_info((skn_format)4, &p), SKN_E_UNKNOWN_FORMAT, "4");
@@ -42,7 +52,7 @@ static void test_formats(void) {
     CHECK_ERROR(skn_format_info(SKN_FORMAT_Q4_0, &small), SKN_E_INVALID_ARGUMENT, "struct_size");
 
     const int32_t n = skn_format_count();
-    CHECK(n == 26);
+    CHECK(n == 31);
     int32_t prev = -1;
     for (int32_t i = 0; i < n; ++i) {
         const int32_t id = skn_format_at(i);
@@ -83,6 +93,16 @@ static void test_quantize_roundtrip(void) {
         unsigned char* q = malloc(bytes);
         CHECK(q != NULL);
         if (!q) return;
+        skn_format_props fp;
+        memset(&fp, 0, sizeof fp);
+        fp.struct_size = sizeof fp;
+        CHECK(skn_format_info(f, &fp) == SKN_OK);
+        if (fp.needs_importance) {
+            /* The reference aborts without importance weights; skn refuses. */
+            CHECK_ERROR(skn_quantize(f, w, rows, cols, q, bytes), SKN_E_INVALID_ARGUMENT, "importance");
+            free(q);
+            continue;
+        }
         CHECK(skn_quantize(f, w, rows, cols, q, bytes) == SKN_OK);
         CHECK(skn_dequantize(f, q, bytes, rows, cols, back, rows * cols) == SKN_OK);
         double e2 = 0, s2 = 0;

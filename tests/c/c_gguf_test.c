@@ -77,8 +77,8 @@ static unsigned char* build_file(size_t* size, unsigned char* q8, size_t q8_size
                 "already added");
     CHECK_ERROR(skn_gguf_writer_add_tensor(w, "w2", SKN_FORMAT_Q8_0, 2, ne_w, q8, q8_size - 1),
                 SKN_E_INVALID_ARGUMENT, "271");
-    CHECK_ERROR(skn_gguf_writer_add_tensor(w, "w2", (skn_format)16, 2, ne_w, q8, q8_size), SKN_E_UNKNOWN_FORMAT,
-                "16");
+    CHECK_ERROR(skn_gguf_writer_add_tensor(w, "w2", (skn_format)26, 2, ne_w, q8, q8_size), SKN_E_UNKNOWN_FORMAT,
+                "26");
     CHECK_ERROR(skn_gguf_writer_add_tensor(w, "w2", SKN_FORMAT_Q8_0, 0, ne_w, q8, q8_size), SKN_E_INVALID_ARGUMENT,
                 "rank 0");
     CHECK_ERROR(skn_gguf_writer_add_tensor(w, "w2", SKN_FORMAT_Q8_0, 5, ne_w, q8, q8_size), SKN_E_INVALID_ARGUMENT,
@@ -355,11 +355,11 @@ static void test_unsupported_and_nested(void) {
     PUT64(2);
     PUT32((uint32_t)-3);
     PUT32(4);
-    PUTSTR("grid");
+    PUTSTR("ints");
     PUT32(1);
-    PUT64(256);
-    const size_t grid_type_at = at;
-    PUT32(16); /* IQ2_XXS: 66 bytes */
+    PUT64(64);
+    const size_t ints_type_at = at;
+    PUT32(24); /* I8: 64 bytes */
     PUT64(0);
     PUTSTR("f");
     PUT32(1);
@@ -371,7 +371,7 @@ static void test_unsupported_and_nested(void) {
     at += 128;
 
     skn_gguf* g = NULL;
-    CHECK_ERROR(skn_gguf_open_memory(buf, at, NULL, &g), SKN_E_UNSUPPORTED, "\"grid\" (type 16 (IQ2_XXS))");
+    CHECK_ERROR(skn_gguf_open_memory(buf, at, NULL, &g), SKN_E_UNSUPPORTED, "\"ints\" (type 24 (I8))");
     skn_gguf_options opts;
     memset(&opts, 0, sizeof opts);
     opts.struct_size = sizeof opts;
@@ -381,8 +381,8 @@ static void test_unsupported_and_nested(void) {
     skn_gguf_tensor_props t;
     memset(&t, 0, sizeof t);
     t.struct_size = sizeof t;
-    CHECK(skn_gguf_tensor_info(g, 0, &t) == SKN_OK && t.supported == 0 && t.type_id == 16 &&
-          strcmp(t.type_name, "IQ2_XXS") == 0 && t.size == 66);
+    CHECK(skn_gguf_tensor_info(g, 0, &t) == SKN_OK && t.supported == 0 && t.type_id == 24 &&
+          strcmp(t.type_name, "I8") == 0 && t.size == 64);
     CHECK(skn_gguf_tensor_info(g, 1, &t) == SKN_OK && t.supported == 1 && t.format == SKN_FORMAT_F32);
 
     uint64_t inner = 0, count = 0;
@@ -399,16 +399,16 @@ static void test_unsupported_and_nested(void) {
 
     const void* data = NULL;
     size_t n = 0;
-    CHECK(skn_gguf_tensor_data(g, 0, &data, &n) == SKN_OK && n == 66); /* raw bytes of a known size */
+    CHECK(skn_gguf_tensor_data(g, 0, &data, &n) == SKN_OK && n == 64); /* raw bytes of a known size */
     skn_gguf_close(g);
 
     /* A removed type of unknown size: listed, its bytes cannot be located. */
     const uint32_t q4_2 = 4;
-    memcpy(buf + grid_type_at, &q4_2, 4);
+    memcpy(buf + ints_type_at, &q4_2, 4);
     CHECK_ERROR(skn_gguf_open_memory(buf, at, NULL, &g), SKN_E_UNSUPPORTED, "Q4_2, removed");
     CHECK(skn_gguf_open_memory(buf, at, &opts, &g) == SKN_OK);
     CHECK(skn_gguf_tensor_info(g, 0, &t) == SKN_OK && t.supported == 0 && t.size == 0);
-    CHECK_ERROR(skn_gguf_tensor_data(g, 0, &data, &n), SKN_E_UNSUPPORTED, "\"grid\"");
+    CHECK_ERROR(skn_gguf_tensor_data(g, 0, &data, &n), SKN_E_UNSUPPORTED, "\"ints\"");
     skn_gguf_close(g);
 #undef PUT
 #undef PUT32

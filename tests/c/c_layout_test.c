@@ -117,7 +117,7 @@ static void test_views_and_prepack(void) {
     CHECK_ERROR(skn_view_from_bytes(NULL, n, SKN_FORMAT_Q4_K, shape, 2, SKN_ORDER_ROW_MAJOR, &e), SKN_E_INVALID_ARGUMENT, "data");
     CHECK_ERROR(skn_view_from_bytes(q, n, SKN_FORMAT_Q4_K, NULL, 2, SKN_ORDER_ROW_MAJOR, &e), SKN_E_INVALID_ARGUMENT, "shape");
     CHECK_ERROR(skn_view_from_bytes(q, n, SKN_FORMAT_Q4_K, shape, 0, SKN_ORDER_ROW_MAJOR, &e), SKN_E_INVALID_ARGUMENT, "rank");
-    CHECK_ERROR(skn_view_from_bytes(q, n, (skn_format)17, shape, 2, SKN_ORDER_ROW_MAJOR, &e), SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK_ERROR(skn_view_from_bytes(q, n, (skn_format)26, shape, 2, SKN_ORDER_ROW_MAJOR, &e), SKN_E_UNKNOWN_FORMAT, NULL);
     CHECK_ERROR(skn_view_from_bytes(q, n, SKN_FORMAT_Q4_K, shape, 2, (skn_block_order)2, &e), SKN_E_INVALID_ARGUMENT, "order");
     CHECK_ERROR(skn_view_from_bytes(q, n, SKN_FORMAT_Q4_K, shape, 2, SKN_ORDER_ROW_MAJOR, NULL), SKN_E_INVALID_ARGUMENT, "out");
     CHECK(e == NULL);
@@ -165,7 +165,7 @@ static void test_relayout_and_orientation(void) {
     CHECK_ERROR(skn_packed_to_kernel_order(SKN_FORMAT_Q8_0, rm, sizeof rm, rm, sizeof rm, 4, 3), SKN_E_INVALID_ARGUMENT, "overlap");
     CHECK_ERROR(skn_packed_to_kernel_order(SKN_FORMAT_Q8_0, NULL, sizeof rm, ibm, sizeof ibm, 4, 3), SKN_E_INVALID_ARGUMENT, "src");
     CHECK_ERROR(skn_packed_to_kernel_order(SKN_FORMAT_F16, rm, sizeof rm, ibm, sizeof ibm, 4, 3), SKN_E_INVALID_ARGUMENT, "dense");
-    CHECK_ERROR(skn_packed_to_kernel_order((skn_format)19, rm, sizeof rm, ibm, sizeof ibm, 4, 3), SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK_ERROR(skn_packed_to_kernel_order((skn_format)26, rm, sizeof rm, ibm, sizeof ibm, 4, 3), SKN_E_UNKNOWN_FORMAT, NULL);
     CHECK_ERROR(skn_packed_to_canonical_order(SKN_FORMAT_Q8_0, ibm, sizeof ibm, back, sizeof back, 0, 3), SKN_E_INVALID_ARGUMENT, "rows");
 
     CHECK_ERROR(skn_require_out_in(128, 3, SKN_FORMAT_Q8_0), SKN_E_INVALID_ARGUMENT, "looks like [in, out]");

@@ -138,12 +138,12 @@ static int count_of(const char* hay, const char* needle) {
 /* A failing call (logged at DEBUG like every error). */
 static void fail_once(void) { (void)skn_scope_create(NULL); }
 
-/* A GGUF holding a tensor of a type skn does not implement (IQ2_XXS, id
- * 16): opening it with allow_unsupported logs one WARN line. */
+/* A GGUF holding a tensor of a type skn does not implement (I8, id 24):
+ * opening it with allow_unsupported logs one WARN line. */
 static skn_gguf* open_unsupported(void) {
     skn_gguf_writer* w = NULL;
     CHECK(skn_gguf_writer_create(&w) == SKN_OK);
-    unsigned char q[34 * 8] = {0}; /* 256 elements: a whole IQ2_XXS block, 8 Q8_0 blocks */
+    unsigned char q[34 * 8] = {0}; /* 256 elements: 256 I8 bytes fit in 8 Q8_0 blocks */
     const int64_t ne[1] = {256};
     CHECK(skn_gguf_writer_add_tensor(w, "odd", SKN_FORMAT_Q8_0, 1, ne, q, sizeof q) == SKN_OK);
     uint64_t size = 0;
@@ -155,8 +155,8 @@ static skn_gguf* open_unsupported(void) {
     /* Tensor info: name (u64 len + "odd"), n_dims u32, ne i64, type u32. */
     unsigned char* p = memmem(buf, (size_t)size, "odd", 3);
     CHECK(p != NULL);
-    const uint32_t iq2 = 16;
-    memcpy(p + 3 + 4 + 8, &iq2, 4);
+    const uint32_t i8 = 24;
+    memcpy(p + 3 + 4 + 8, &i8, 4);
     skn_gguf_options o;
     memset(&o, 0, sizeof o);
     o.struct_size = sizeof o;

@@ -8,6 +8,7 @@
 #include "fixtures/sample_weight.hpp"
 #include "formats/tensor_codec.hpp"
 #include "layout/prepack.hpp"
+#include "support/quantize_any.hpp"
 
 namespace skn_core::test {
 namespace {
@@ -33,7 +34,7 @@ TestWeight::TestWeight(const FormatTraits& fmt, int64_t o, int64_t bpr, LayoutCl
     if (fmt.id == FormatId::I2_S)  // a sign quantizer: give it ternary weights
         for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
     rm.resize(quantized_size(fmt, out, in));
-    quantize_tensor(fmt, w.data(), out, in, rm.data(), rm.size());
+    quantize_any(fmt, w.data(), out, in, rm.data(), rm.size());
     const int64_t shape[2] = {out, in};
     if (random_blocks && fmt.block_quantized) {
         // The per-tensor trailer (I2_S's scale) stays as the quantizer wrote it.
@@ -55,7 +56,7 @@ TestWeight::TestWeight(const FormatTraits& fmt, int64_t o, int64_t bpr, LayoutCl
         std::vector<float> t(w.size());
         for (int64_t r = 0; r < out; ++r)
             for (int64_t c = 0; c < in; ++c) t[size_t(c * out + r)] = w[size_t(r * in + c)];
-        quantize_tensor(fmt, t.data(), in, out, rm.data(), rm.size());
+        quantize_any(fmt, t.data(), in, out, rm.data(), rm.size());
         const int64_t tshape[2] = {in, out};
         View stored = make_view(rm.data(), rm.size(), fmt, tshape, 2, BlockOrder::RowMajor);
         view = with_layout(stored, transpose(stored.layout, 0, 1));

@@ -22,12 +22,12 @@ def make_file(path: str) -> None:
     text = "Gewichte größer – 日本語".encode("utf-8")
     kv = gguf_string(b"general.name") + struct.pack("<I", 8) + gguf_string(text)
     infos = b""
-    # F32 [4] at offset 0; IQ2_XXS (type 16, 256 elements, 66 bytes) at 32.
+    # F32 [4] at offset 0; I8 (type 24, 64 elements, 64 bytes) at 32.
     infos += gguf_string(long_name) + struct.pack("<I", 1) + struct.pack("<Q", 4) + struct.pack("<IQ", 0, 0)
-    infos += gguf_string(b"grid.weight") + struct.pack("<I", 1) + struct.pack("<Q", 256) + struct.pack("<IQ", 16, 32)
+    infos += gguf_string(b"ints.weight") + struct.pack("<I", 1) + struct.pack("<Q", 64) + struct.pack("<IQ", 24, 32)
     head = b"GGUF" + struct.pack("<IQQ", 3, 2, 1) + kv + infos
     head += b"\0" * ((-len(head)) % 32)
-    data = struct.pack("<4f", 1, 2, 3, 4) + b"\0" * 16 + bytes(66)
+    data = struct.pack("<4f", 1, 2, 3, 4) + b"\0" * 16 + bytes(64)
     data += b"\0" * ((-len(data)) % 32)
     with open(path, "wb") as f:
         f.write(head + data)
@@ -55,8 +55,8 @@ def main() -> None:
         failures.append("UTF-8 locale: the string is not printed as UTF-8")
     if "\\xc3\\xb6" not in plain or "größer" in plain:
         failures.append("C locale: non-ASCII bytes are not escaped")
-    if "IQ2_XXS(16)*" not in utf8:
-        failures.append("the unimplemented type is not shown with its id (IQ2_XXS(16)*)")
+    if "I8(24)*" not in utf8:
+        failures.append("the unimplemented type is not shown with its id (I8(24)*)")
     long_line = [l for l in utf8.splitlines() if "blk.0.xxx" in l]
     if not long_line or not long_line[0].rstrip().endswith("!"):
         failures.append("the 70-byte tensor name is not flagged with !")
@@ -70,9 +70,9 @@ def main() -> None:
     tensors = {t["name"]: t for t in doc["tensors"]}
     if doc["metadata"][0]["value"] != "Gewichte größer – 日本語":
         failures.append("--json under the C locale: the string is not UTF-8")
-    grid = tensors.get("grid.weight", {})
-    if grid.get("type") != "IQ2_XXS" or grid.get("type_id") != 16 or grid.get("supported") is not False:
-        failures.append(f"--json: the unimplemented type is not described: {grid}")
+    ints = tensors.get("ints.weight", {})
+    if ints.get("type") != "I8" or ints.get("type_id") != 24 or ints.get("supported") is not False:
+        failures.append(f"--json: the unimplemented type is not described: {ints}")
     if not any(t["name_too_long"] for t in doc["tensors"] if t["name"].startswith("blk.0.xxx")):
         failures.append("--json: the 70-byte name is not flagged name_too_long")
     if doc["unsupported_count"] != 1:

@@ -346,14 +346,14 @@ TEST(GgufReader, UnsupportedTypesAreReportedUpFront) {
     RawGguf r;
     r.header(3, 4, 0)
         .tensor("ok", {32}, 8, 0)
-        .tensor("grid", {256}, 16, 64)   // IQ2_XXS: 66 bytes
+        .tensor("ints", {64}, 24, 64)    // I8: 64 bytes
         .tensor("old", {32}, 4, 160)     // Q4_2, removed: size unknown
         .tensor("alien", {8}, 1234, 192)
         .align(32)
         .zeros(256);
     const std::string msg = gguf_error([&] { File::open_memory(r.bytes.data(), r.size()); }, SKN_E_UNSUPPORTED);
     EXPECT_TRUE(contains(msg, "3 of 4 tensors")) << msg;
-    EXPECT_TRUE(contains(msg, "\"grid\" (type 16 (IQ2_XXS))")) << msg;
+    EXPECT_TRUE(contains(msg, "\"ints\" (type 24 (I8))")) << msg;
     EXPECT_TRUE(contains(msg, "\"old\" (type 4 (Q4_2, removed from GGUF))")) << msg;
     EXPECT_TRUE(contains(msg, "\"alien\" (type 1234 (unknown))")) << msg;
     EXPECT_FALSE(contains(msg, "\"ok\"")) << msg;
@@ -374,12 +374,12 @@ TEST(GgufReader, UnsupportedTypesAreReportedUpFront) {
     allow.allow_unsupported = true;
     const auto f = File::open_memory(r.bytes.data(), r.size(), allow);
     EXPECT_EQ(cap.warnings, 1);
-    EXPECT_TRUE(contains(cap.last, "\"grid\"")) << cap.last;
+    EXPECT_TRUE(contains(cap.last, "\"ints\"")) << cap.last;
     EXPECT_EQ(f->unsupported_count(), 3u);
     EXPECT_TRUE(f->tensor(0).supported);
     EXPECT_FALSE(f->tensor(1).supported);
-    EXPECT_EQ(f->tensor(1).size, 66u);
-    EXPECT_EQ(f->tensor_data(1).size(), 66u);  // raw bytes of a known-size type
+    EXPECT_EQ(f->tensor(1).size, 64u);
+    EXPECT_EQ(f->tensor_data(1).size(), 64u);  // raw bytes of a known-size type
     EXPECT_EQ(f->tensor(2).size, 0u);
     const std::string m2 = gguf_error([&] { f->tensor_data(2); }, SKN_E_UNSUPPORTED);
     EXPECT_TRUE(contains(m2, "\"old\"")) << m2;

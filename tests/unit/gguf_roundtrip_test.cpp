@@ -17,6 +17,7 @@
 #include "gguf/reader.hpp"
 #include "gguf/writer.hpp"
 #include "gguf_test_util.hpp"
+#include "support/quantize_any.hpp"
 
 namespace skn_core::gguf {
 namespace {
@@ -158,7 +159,7 @@ std::vector<Expected> add_every_format(Writer& w) {
             std::vector<float> src(size_t(rows * ne[0]));
             sample_weight(src.data(), rows, ne[0], uint64_t(rank) * 100 + uint64_t(f.id));
             std::vector<uint8_t> q(quantized_size(f, rows, ne[0]));
-            quantize_tensor(f, src.data(), rows, ne[0], q.data(), q.size());
+            test::quantize_any(f, src.data(), rows, ne[0], q.data(), q.size());
             Expected e{std::string(f.name) + ".rank" + std::to_string(rank), f.id, ne, q};
             w.add_tensor(e.name, f, e.ne, e.bytes);
             out.push_back(std::move(e));

@@ -16,6 +16,7 @@
 #include "layout/prepack.hpp"
 #include "layout/view.hpp"
 #include "runtime/error.hpp"
+#include "support/quantize_any.hpp"
 
 namespace skn_core {
 namespace {
@@ -37,7 +38,7 @@ struct Weight {
         std::vector<float> w(size_t(rows * cols));
         sample_weight(w.data(), rows, cols, 99);
         bytes.resize(quantized_size(*f, rows, cols));
-        quantize_tensor(*f, w.data(), rows, cols, bytes.data(), bytes.size());
+        test::quantize_any(*f, w.data(), rows, cols, bytes.data(), bytes.size());
         decoded.resize(w.size());
         dequantize_tensor(*f, bytes.data(), bytes.size(), rows, cols, decoded.data(), decoded.size());
     }

@@ -313,6 +313,23 @@ static int write_order_table(const char* path, const struct result* results, int
     return 0;
 }
 
+/* Fill `n` bytes with the golden fixture's packed blocks, repeated: the
+ * weight of a format skn_quantize writes only with importance weights. */
+static int golden_blocks(skn_format f, unsigned char* dst, size_t n, size_t block_bytes) {
+    size_t needed = 0;
+    if (skn_fixture_golden(f, SKN_GOLDEN_PACKED, NULL, 0, &needed) != SKN_OK || needed < block_bytes) return 0;
+    unsigned char* golden = malloc(needed);
+    if (golden == NULL || skn_fixture_golden(f, SKN_GOLDEN_PACKED, golden, needed, &needed) != SKN_OK) {
+        free(golden);
+        return 0;
+    }
+    const size_t blocks = needed / block_bytes;
+    for (size_t at = 0, b = 0; at + block_bytes <= n; at += block_bytes, b = (b + 1) % blocks)
+        memcpy(dst + at, golden + b * block_bytes, block_bytes);
+    free(golden);
+    return 1;
+}
+
 /* A weight of `out` rows: a quantized 64-row tile of a smooth pattern plus
  * noise, repeated, so building a 100 MB weight takes milliseconds. */
 static unsigned char* make_weight(skn_format f, int64_t out, int64_t in, size_t* bytes) {
@@ -335,11 +352,18 @@ static unsigned char* make_weight(skn_format f, int64_t out, int64_t in, size_t*
     }
     if (f == SKN_FORMAT_I2_S)
         for (int64_t i = 0; i < kTile * in; ++i) w[i] = w[i] > 0.004f ? 1.0f : (w[i] < -0.004f ? -1.0f : 0.0f);
-    skn_quantize(f, w, kTile, in, tile, tile_bytes);
     skn_format_props p;
     memset(&p, 0, sizeof p);
     p.struct_size = sizeof p;
     skn_format_info(f, &p);
+    if (!p.needs_importance) {
+        skn_quantize(f, w, kTile, in, tile, tile_bytes);
+    } else if (!golden_blocks(f, tile, tile_bytes, (size_t)p.block_bytes)) {
+        free(w);
+        free(tile);
+        free(all);
+        return NULL;
+    }
     const size_t trailer = (size_t)p.tensor_trailer_bytes;
     const size_t row_bytes = (tile_bytes - trailer) / kTile;
     for (int64_t r = 0; r < out; ++r) memcpy(all + (size_t)r * row_bytes, tile + (size_t)(r % kTile) * row_bytes, row_bytes);

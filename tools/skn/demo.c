@@ -84,6 +84,11 @@ int skn_cmd_demo(int argc, char** argv) {
             ++failures;
             continue;
         }
+        if (p.needs_importance) {
+            printf("%-8s %7.3f %9zu   (quantizes only with importance weights, an imatrix)\n", p.name,
+                   p.bits_per_weight, bytes);
+            continue;
+        }
         const int ternary_format = is_ternary(p.name);
         const float* weight = ternary_format ? ternary : sample;
         const double weight_rms = ternary_format ? ternary_rms : rms;

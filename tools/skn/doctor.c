@@ -63,6 +63,22 @@ static void cpu_model(char* model, size_t model_cap) {
     fclose(f);
 }
 
+/* The first `bytes` of the golden fixture's packed bytes (whole rows of 3
+ * blocks): a real weight for a format skn_quantize cannot write without
+ * importance weights. */
+static skn_status golden_rows(skn_format format, void* dst, size_t bytes) {
+    size_t needed = 0;
+    skn_status st = skn_fixture_golden(format, SKN_GOLDEN_PACKED, NULL, 0, &needed);
+    if (st != SKN_OK) return st;
+    unsigned char* all = malloc(needed);
+    if (all == NULL) return SKN_E_OUT_OF_MEMORY;
+    st = skn_fixture_golden(format, SKN_GOLDEN_PACKED, all, needed, &needed);
+    if (st == SKN_OK && needed < bytes) st = SKN_E_BUFFER_TOO_SMALL;
+    if (st == SKN_OK) memcpy(dst, all, bytes);
+    free(all);
+    return st;
+}
+
 /* The kernel skn_matmul_wt runs for `format` in `order` at `precision` on
  * `ctx`: a [4, 3 blocks] weight, one activation row. */
 static int probe(skn_context* ctx, skn_scope* scope, skn_format format, skn_block_order order, skn_precision precision,
@@ -86,7 +102,8 @@ static int probe(skn_context* ctx, skn_scope* scope, skn_format format, skn_bloc
     for (int64_t i = 0; i < rows * cols; ++i) w[i] = (float)((i * 7) % 5 - 2) * 0.25f;
     for (int64_t i = 0; i < cols; ++i) x[i] = (float)(i % 3) * 0.5f;
     const int64_t shape[2] = {rows, cols};
-    if (skn_quantize(format, w, rows, cols, packed, bytes) != SKN_OK ||
+    if ((fp.needs_importance ? golden_rows(format, packed, bytes) : skn_quantize(format, w, rows, cols, packed, bytes)) !=
+            SKN_OK ||
         skn_view_from_bytes(packed, bytes, format, shape, 2, SKN_ORDER_ROW_MAJOR, &v) != SKN_OK)
         goto done;
     if (order == SKN_ORDER_ROW_MAJOR) {

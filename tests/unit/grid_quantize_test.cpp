@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+// The grid quantizers on edge cases, byte for byte against ggml's reference
+// (tests/golden/quant/grid_edges, made as its MANIFEST says): an all-zero
+// row, a row with one non-zero block, a single non-zero element, rows scaled
+// by 1e-3 and 1e3, and a row of subnormals; with importance weights for
+// every grid format, and without for the two whose reference allows it.
+// Plus the refusal of the three that the reference cannot quantize without
+// importance weights.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "fixtures/sample_weight.hpp"
+#include "formats/format.hpp"
+#include "formats/tensor_codec.hpp"
+#include "runtime/error.hpp"
+#include "support/golden_file.hpp"
+
+namespace skn_core {
+namespace {
+
+constexpr int64_t kRows = 6;
+constexpr int64_t kCols = 768;  // three blocks per row
+
+// The input the generator fed the reference (docs/formats/grid.md).
+std::vector<float> edge_input() {
+    std::vector<float> base(size_t(8 * kCols));
+    sample_weight(base.data(), 8, kCols, 7);
+    std::vector<float> x(size_t(kRows * kCols), 0.0f);
+    const auto at = [](int64_t r, int64_t c) { return size_t(r * kCols + c); };
+    for (int64_t c = 256; c < 512; ++c) x[at(1, c)] = base[at(1, c)];  // only block 1 non-zero
+    x[at(2, 300)] = -0.75f;                                              // one non-zero element
+    for (int64_t c = 0; c < kCols; ++c) {
+        x[at(3, c)] = base[at(0, c)] * 1e-3f;
+        x[at(4, c)] = base[at(0, c)] * 1e3f;
+        x[at(5, c)] = std::ldexp(base[at(1, c)], -130);  // float32 subnormals
+    }
+    return x;
+}
+
+std::string lower(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return s;
+}
+
+struct EdgeCase {
+    FormatId id;
+    bool with_importance;
+    std::string name() const {
+        return lower(find_format(id)->name) + (with_importance ? "_imatrix" : "");
+    }
+};
+
+const test::QuantManifestEntry& entry_for(const std::string& name) {
+    static const auto manifest = test::read_quant_manifest("quant/grid_edges");
+    for (const auto& e : manifest)
+        if (e.format == name) return e;
+    throw std::runtime_error("tests/golden/quant/grid_edges/MANIFEST has no line for " + name);
+}
+
+class GridEdges : public ::testing::TestWithParam<EdgeCase> {};
+
+TEST_P(GridEdges, BytesAndDecodeMatchReference) {
+    const EdgeCase& c = GetParam();
+    const FormatTraits& f = *find_format(c.id);
+    const auto& e = entry_for(c.name());
+    const auto golden = test::read_golden("quant/grid_edges/" + c.name() + ".q");
+    ASSERT_TRUE(golden.has_value()) << c.name();
+    ASSERT_EQ(golden->size(), e.bytes);
+    ASSERT_EQ(test::fnv1a64(golden->data(), golden->size()), e.quantized_hash) << "golden file corrupted";
+
+    const auto x = edge_input();
+    const auto importance = test::golden_importance(kCols);
+    std::vector<uint8_t> mine(quantized_size(f, kRows, kCols), 0xAB);
+    ASSERT_EQ(mine.size(), golden->size());
+    quantize_tensor(f, x.data(), kRows, kCols, mine.data(), mine.size(),
+                    c.with_importance ? importance.data() : nullptr);
+    const size_t row_bytes = mine.size() / size_t(kRows);
+    for (size_t i = 0; i < mine.size(); ++i)
+        ASSERT_EQ(int(mine[i]), int((*golden)[i]))
+            << c.name() << ": row " << i / row_bytes << ", block " << (i % row_bytes) / size_t(f.block_bytes)
+            << ", byte " << (i % row_bytes) % size_t(f.block_bytes);
+
+    std::vector<float> decoded(x.size());
+    dequantize_tensor(f, golden->data(), golden->size(), kRows, kCols, decoded.data(), decoded.size());
+    ASSERT_TRUE(e.decoded_hash.has_value());
+    EXPECT_EQ(test::fnv1a64(decoded.data(), decoded.size() * sizeof(float)), *e.decoded_hash);
+
+    // What the reference guarantees for these rows: the all-zero row and the
+    // zero blocks of row 1 decode to zeros except for IQ1's delta (a zero
+    // IQ1 block has scale 0, so it decodes to 0 too), and the subnormal row
+    // (every sub-block below the all-zero threshold) decodes to zeros.
+    for (int64_t r : {0, 5})
+        for (int64_t i = 0; i < kCols; ++i) ASSERT_EQ(decoded[size_t(r * kCols + i)], 0.0f) << "row " << r << " col " << i;
+    for (int64_t i : {0, 255, 512, 767}) EXPECT_EQ(decoded[size_t(kCols + i)], 0.0f) << "row 1, zero block, col " << i;
+}
+
+std::vector<EdgeCase> edge_cases() {
+    return {{FormatId::IQ2_XXS, true}, {FormatId::IQ2_XS, true}, {FormatId::IQ1_S, true}, {FormatId::IQ2_S, true},
+            {FormatId::IQ2_S, false},  {FormatId::IQ1_M, true},  {FormatId::IQ1_M, false}};
+}
+
+INSTANTIATE_TEST_SUITE_P(Grid, GridEdges, ::testing::ValuesIn(edge_cases()),
+                         [](const auto& param_info) { return param_info.param.name(); });
+
+TEST(GridQuantize, FormatsWhoseReferenceNeedsImportanceRefuseWithoutIt) {
+    std::vector<float> x(512, 0.5f);
+    for (FormatId id : {FormatId::IQ2_XXS, FormatId::IQ2_XS, FormatId::IQ1_S}) {
+        const FormatTraits& f = *find_format(id);
+        EXPECT_TRUE(f.requires_importance()) << f.name;
+        std::vector<uint8_t> dst(quantized_size(f, 2, 256), 0x5A);
+        try {
+            quantize_tensor(f, x.data(), 2, 256, dst.data(), dst.size());
+            ADD_FAILURE() << f.name << " quantized without importance weights";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.status(), SKN_E_INVALID_ARGUMENT) << f.name;
+            const std::string msg = e.what();
+            EXPECT_NE(msg.find(f.name), std::string::npos) << msg;
+            EXPECT_NE(msg.find("importance"), std::string::npos) << msg;
+        }
+        for (uint8_t b : dst) ASSERT_EQ(b, 0x5A) << f.name << ": bytes written on refusal";
+    }
+    for (FormatId id : {FormatId::IQ2_S, FormatId::IQ1_M}) {
+        const FormatTraits& f = *find_format(id);
+        EXPECT_FALSE(f.requires_importance()) << f.name;
+        EXPECT_NE(f.quantize_row, nullptr) << f.name;
+        EXPECT_NE(f.quantize_row_weighted, nullptr) << f.name;
+    }
+}
+
+// The lattice search tables are built lazily on first use (ctest runs each
+// test in its own process, so this is the first use); threads racing to be
+// first must all see the complete tables: the reference's bytes.
+TEST(GridQuantize, ConcurrentFirstUseGivesTheSameBytes) {
+    const auto x = edge_input();
+    const auto importance = test::golden_importance(kCols);
+    const FormatTraits& f = *find_format(FormatId::IQ1_M);
+    std::vector<std::vector<uint8_t>> out(4, std::vector<uint8_t>(quantized_size(f, kRows, kCols)));
+    std::vector<std::thread> threads;
+    for (auto& o : out)
+        threads.emplace_back([&] { quantize_tensor(f, x.data(), kRows, kCols, o.data(), o.size(), importance.data()); });
+    for (auto& t : threads) t.join();
+    const auto golden = test::read_golden("quant/grid_edges/iq1_m_imatrix.q");
+    ASSERT_TRUE(golden.has_value());
+    for (const auto& o : out) EXPECT_EQ(o, *golden);
+}
+
+}  // namespace
+}  // namespace skn_core
