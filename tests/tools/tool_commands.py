@@ -650,6 +650,26 @@ def test_quantize_imatrix(good, bad):
     check(m1 == open(outs[1], "rb").read() and all(changed),
           f"--imatrix on experts: threads agree {m1 == open(outs[1], 'rb').read()}, experts changed {changed}")
 
+    # A grid preset end to end: IQ2_M needs importance data for its IQ2_S
+    # tensors; with an entry for every converted tensor the file is written,
+    # verifies, and holds the grid formats the plan chose.
+    layers = os.path.join(WORK, "layers.gguf")
+    t, d = plan_types_of(layers, "IQ2_M")
+    conv = [x for x in d["tensors"] if x["action"] == "quantize"]
+    full = os.path.join(WORK, "layers-imatrix.dat")
+    with open(full, "wb") as f:
+        f.write(imatrix_legacy([(x["name"], 1, [1.0 + (c % 5) for c in range(x["shape"][0])]) for x in conv]))
+    iq2m = os.path.join(WORK, "layers-iq2_m.gguf")
+    doc = json.loads(run("quantize", "--json", "--imatrix", full, layers, iq2m, "IQ2_M", expect=0).stdout)
+    got = json.loads(run("inspect", "--json", iq2m, expect=0).stdout)
+    types = {x["name"]: x["type"] for x in got["tensors"]}
+    check(all(x["importance"] for x in doc["tensors"] if x["action"] == "quantize")
+          and types == {x["name"]: x["to"] for x in doc["tensors"]} and "IQ2_S" in types.values()
+          and "IQ3_S" in types.values() and run("verify", iq2m).returncode == 0,
+          f"IQ2_M with an imatrix: types {types}")
+    check(run("quantize", layers, os.path.join(WORK, "iq2m-none.gguf"), "IQ2_M").returncode == 1,
+          "IQ2_M without an imatrix must be refused")
+
     # An entry of another size: refused, naming the tensor and both sizes.
     wrong = os.path.join(WORK, "wrong-imatrix.gguf")
     with open(wrong, "wb") as f:
