@@ -21,7 +21,9 @@ std::vector<uint8_t> quantized(const FormatTraits& f, int64_t rows, int64_t cols
     std::vector<float> src(size_t(rows * cols));
     sample_weight(src.data(), rows, cols, seed);
     std::vector<uint8_t> q(quantized_size(f, rows, cols));
-    quantize_tensor(f, src.data(), rows, cols, q.data(), q.size());
+    // IQ2_XXS, IQ2_XS and IQ1_S quantize only with importance weights.
+    const std::vector<float> importance(f.requires_importance() ? size_t(cols) : 0, 1.0f);
+    quantize_tensor(f, src.data(), rows, cols, q.data(), q.size(), importance.empty() ? nullptr : importance.data());
     return q;
 }
 
