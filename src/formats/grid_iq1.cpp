@@ -17,6 +17,7 @@
 #include <cstring>
 
 #include "formats/codecs.hpp"
+#include "formats/grid_bytes.hpp"
 #include "formats/grid_points.hpp"
 #include "formats/grid_search.hpp"
 #include "formats/half.hpp"
@@ -35,13 +36,18 @@ constexpr float kDelta = 0.125f;  // ggml's IQ1S_DELTA and IQ1M_DELTA
 constexpr float kAllZeroBelowIq1s = 1e-12f;
 constexpr float kAllZeroBelowIq1m = 1e-7f;
 
-// ggml-common.h's iq1s_grid bytes: each point's levels 0, 1, 2 as -1, 0, +1.
-constexpr auto kIq1Grid = [] {
-    std::array<std::array<int8_t, 8>, 2048> out{};
+}  // namespace
+
+// ggml-common.h's iq1s_grid bytes: each point's levels 0, 1, 2 as -1, 0, +1
+// (declared in grid_bytes.hpp: the exact kernels' decoders read them too).
+constinit const std::array<GridTernary, 2048> kIq1Grid = [] {
+    std::array<GridTernary, 2048> out{};
     for (size_t i = 0; i < 2048; ++i)
         for (int j = 0; j < 8; ++j) out[i][size_t(j)] = int8_t(((grid::kIq1sPoints[i] >> (2 * j)) & 3) - 1);
     return out;
 }();
+
+namespace {
 
 void decode_group(int index, float scale, float delta, float* y) {
     const auto& g = kIq1Grid[size_t(index)];

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "formats/codecs.hpp"
+#include "formats/grid_bytes.hpp"
 #include "formats/grid_points.hpp"
 #include "formats/grid_search.hpp"
 #include "formats/grid_signs.hpp"
@@ -39,18 +40,24 @@ constexpr float kAllZeroBelowIq2s = 1e-8f;
 constexpr uint8_t kIq2Magnitudes[3] = {8, 25, 43};
 
 template <size_t N>
-constexpr std::array<std::array<uint8_t, 8>, N> magnitudes_of(const uint16_t (&points)[N]) {
-    std::array<std::array<uint8_t, 8>, N> out{};
+constexpr std::array<GridMagnitudes, N> magnitudes_of(const uint16_t (&points)[N]) {
+    std::array<GridMagnitudes, N> out{};
     for (size_t i = 0; i < N; ++i)
         for (int j = 0; j < 8; ++j) out[i][size_t(j)] = kIq2Magnitudes[(points[i] >> (2 * j)) & 3];
     return out;
 }
-constexpr auto kIq2xxsGrid = magnitudes_of(grid::kIq2xxsPoints);
-constexpr auto kIq2xsGrid = magnitudes_of(grid::kIq2xsPoints);
-constexpr auto kIq2sGrid = magnitudes_of(grid::kIq2sPoints);
+
+}  // namespace
+
+// Declared in grid_bytes.hpp: the exact kernels' decoders read them too.
+constinit const std::array<GridMagnitudes, 256> kIq2xxsGrid = magnitudes_of(grid::kIq2xxsPoints);
+constinit const std::array<GridMagnitudes, 512> kIq2xsGrid = magnitudes_of(grid::kIq2xsPoints);
+constinit const std::array<GridMagnitudes, 1024> kIq2sGrid = magnitudes_of(grid::kIq2sPoints);
+
+namespace {
 
 // Eight outputs of one group: magnitude times scale, negated where `signs` has a bit.
-void decode_group(const std::array<uint8_t, 8>& magnitudes, uint8_t signs, float scale, float* y) {
+void decode_group(const GridMagnitudes& magnitudes, uint8_t signs, float scale, float* y) {
     for (int j = 0; j < 8; ++j) y[j] = scale * float(magnitudes[size_t(j)]) * ((signs >> j) & 1 ? -1.f : 1.f);
 }
 

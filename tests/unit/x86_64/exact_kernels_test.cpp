@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -23,6 +24,7 @@
 #include "runtime/cpu.hpp"
 #include "runtime/error.hpp"
 #include "support/matmul_reference.hpp"
+#include "support/quantize_any.hpp"
 
 namespace skn_core {
 namespace {
@@ -71,6 +73,16 @@ TEST(ExactDecode, EveryListedFormatHasADecoderAtEachTier) {
     }
 }
 
+// docs/kernels/exact.md: every block format has exact kernels, the grid
+// formats included; a new block format fails here until it has a decoder.
+TEST(ExactDecode, EveryBlockFormatIsListed) {
+    for (const FormatTraits& f : all_formats()) {
+        if (!f.block_quantized) continue;
+        EXPECT_NE(std::find(std::begin(kx::kExactFormats), std::end(kx::kExactFormats), f.id), std::end(kx::kExactFormats))
+            << f.name << " has no exact-precision decoder";
+    }
+}
+
 TEST(ExactDecode, BitIdenticalToTheScalarDecoderOnRandomAndExtremeBlocks) {
     std::mt19937 rng(20261130);
     const float scales[] = {1.0f, -0.75f, 3.0e38f, 1.0e-45f, 0.0f, -0.0f, INFINITY, NAN};
@@ -113,7 +125,7 @@ TEST(ExactDecode, BitIdenticalOnQuantizedBlocksReadWithAStride) {
             if (f.id == FormatId::I2_S)
                 for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
             std::vector<uint8_t> bytes(quantized_size(f, 4, be));
-            quantize_tensor(f, w.data(), 4, be, bytes.data(), bytes.size());
+            test::quantize_any(f, w.data(), 4, be, bytes.data(), bytes.size());
             std::vector<float> want(size_t(4 * be)), got(size_t(4 * be));
             // Decode with a stride: every second block of a doubled buffer.
             std::vector<uint8_t> spaced(size_t(8 * f.block_bytes), 0xEE);
@@ -125,6 +137,162 @@ TEST(ExactDecode, BitIdenticalOnQuantizedBlocksReadWithAStride) {
             t.decoder(id)(spaced.data(), 2 * f.block_bytes, 4, ts, got.data());
             for (size_t e = 0; e < want.size(); ++e)
                 ASSERT_EQ(f32_bits(got[e]), f32_bits(want[e])) << f.name << " at " << isa_tag(t.isa) << ", element " << e;
+        }
+    }
+}
+
+// ---- Grid formats: blocks at every extreme of their fields.
+//
+// Each format's blocks are written field by field from a running slot
+// counter, so together they hold every grid index and every sign field
+// (pattern or byte) at least once; sub-block scales cycle through 0, the
+// largest, a middle value and 1, IQ1 deltas through both signs; and the whole
+// sweep is repeated for each d below.
+const uint16_t kExtremeD[] = {0x0000, 0x8000, 0x0001, 0x03FF, 0x0400, 0x3C00, 0x7BFF, 0xFBFF, 0x7C00, 0x7E00};
+
+struct GridSweep {
+    int points;      // grid indices
+    int sign_codes;  // distinct sign fields (7-bit: 128, byte: 256; IQ1 has none)
+    int slots;       // index slots per block
+};
+
+GridSweep grid_sweep(FormatId id) {
+    switch (id) {
+        case FormatId::IQ2_XXS: return {256, 128, 32};
+        case FormatId::IQ2_XS: return {512, 128, 32};
+        case FormatId::IQ2_S: return {1024, 256, 32};
+        case FormatId::IQ3_XXS: return {256, 128, 64};
+        case FormatId::IQ3_S: return {512, 256, 64};
+        case FormatId::IQ1_S: return {2048, 0, 32};
+        case FormatId::IQ1_M: return {2048, 0, 32};
+        default: return {0, 0, 0};
+    }
+}
+
+int scale_at(int b, int ib, int max) {
+    const int cycle[4] = {0, max, max / 2, 1};
+    return cycle[(b + ib) % 4];
+}
+
+void put16(uint8_t* p, uint32_t v) {
+    p[0] = uint8_t(v);
+    p[1] = uint8_t(v >> 8);
+}
+void put32(uint8_t* p, uint32_t v) {
+    for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
+}
+
+// Block b of the sweep with fp16 scale bits d: index slot k holds
+// (97 (b * slots + k)) % points, sign field k of the 32 (one per eight
+// elements) (13 (b * 32 + k)) % sign_codes. The odd factors keep the sweep
+// a permutation of every index (every count is a power of two) while
+// neighbouring groups get different high index bits and sign bits.
+std::vector<uint8_t> grid_block(FormatId id, int b, uint16_t d) {
+    const FormatTraits& f = *find_format(id);
+    const GridSweep g = grid_sweep(id);
+    std::vector<uint8_t> blk(size_t(f.block_bytes), 0);
+    uint8_t* p = blk.data();
+    auto index = [&](int k) { return uint32_t(97 * (b * g.slots + k) % g.points); };
+    auto sign = [&](int k) { return uint32_t(g.sign_codes ? 13 * (b * 32 + k) % g.sign_codes : 0); };
+    switch (id) {
+        case FormatId::IQ2_XXS:
+            put16(p, d);
+            for (int ib = 0; ib < 8; ++ib) {
+                uint32_t aux = uint32_t(scale_at(b, ib, 15)) << 28;
+                for (int l = 0; l < 4; ++l) {
+                    p[2 + 8 * ib + l] = uint8_t(index(4 * ib + l));
+                    aux |= sign(4 * ib + l) << (7 * l);
+                }
+                put32(p + 2 + 8 * ib + 4, aux);
+            }
+            break;
+        case FormatId::IQ2_XS:
+            put16(p, d);
+            for (int k = 0; k < 32; ++k) put16(p + 2 + 2 * k, index(k) | sign(k) << 9);
+            for (int ib = 0; ib < 8; ++ib) p[66 + ib] = uint8_t(scale_at(b, 2 * ib, 15) | scale_at(b, 2 * ib + 1, 15) << 4);
+            break;
+        case FormatId::IQ2_S:
+            put16(p, d);
+            for (int k = 0; k < 32; ++k) {
+                p[2 + k] = uint8_t(index(k));
+                p[34 + k] = uint8_t(sign(k));
+                p[66 + k / 4] = uint8_t(p[66 + k / 4] | (index(k) >> 8) << (2 * (k % 4)));
+            }
+            for (int ib = 0; ib < 8; ++ib) p[74 + ib] = uint8_t(scale_at(b, 2 * ib, 15) | scale_at(b, 2 * ib + 1, 15) << 4);
+            break;
+        case FormatId::IQ3_XXS:
+            put16(p, d);
+            for (int k = 0; k < 64; ++k) p[2 + k] = uint8_t(index(k));
+            for (int ib = 0; ib < 8; ++ib) {
+                uint32_t aux = uint32_t(scale_at(b, ib, 15)) << 28;
+                for (int l = 0; l < 4; ++l) aux |= sign(4 * ib + l) << (7 * l);
+                put32(p + 66 + 4 * ib, aux);
+            }
+            break;
+        case FormatId::IQ3_S:
+            put16(p, d);
+            for (int k = 0; k < 64; ++k) {
+                p[2 + k] = uint8_t(index(k));
+                p[66 + k / 8] = uint8_t(p[66 + k / 8] | (index(k) >> 8) << (k % 8));
+            }
+            for (int k = 0; k < 32; ++k) p[74 + k] = uint8_t(sign(k));
+            for (int j = 0; j < 4; ++j) p[106 + j] = uint8_t(scale_at(b, 2 * j, 15) | scale_at(b, 2 * j + 1, 15) << 4);
+            break;
+        case FormatId::IQ1_S:
+            put16(p, d);
+            for (int ib = 0; ib < 8; ++ib) {
+                uint32_t qh = uint32_t(scale_at(b, ib, 7)) << 12 | uint32_t((b + ib) % 2) << 15;
+                for (int l = 0; l < 4; ++l) {
+                    p[2 + 4 * ib + l] = uint8_t(index(4 * ib + l));
+                    qh |= (index(4 * ib + l) >> 8) << (3 * l);
+                }
+                put16(p + 34 + 2 * ib, qh);
+            }
+            break;
+        case FormatId::IQ1_M: {
+            uint32_t sc[4] = {};
+            for (int ib = 0; ib < 16; ++ib) {
+                const uint32_t i0 = index(2 * ib), i1 = index(2 * ib + 1);
+                p[2 * ib] = uint8_t(i0);
+                p[2 * ib + 1] = uint8_t(i1);
+                p[32 + ib] = uint8_t((i0 >> 8) | ((b + ib) % 2) << 3 | (i1 >> 8) << 4 | ((b + ib / 2) % 2) << 7);
+                sc[ib / 4] |= uint32_t(scale_at(b, ib, 7)) << (3 * (ib % 4));
+            }
+            for (int j = 0; j < 4; ++j) put16(p + 48 + 2 * j, sc[j] | ((uint32_t(d) >> (4 * j)) & 0xF) << 12);
+            break;
+        }
+        default: ADD_FAILURE() << "not a grid format: " << f.name;
+    }
+    return blk;
+}
+
+constexpr FormatId kGridFormats[] = {FormatId::IQ2_XXS, FormatId::IQ2_XS, FormatId::IQ2_S, FormatId::IQ3_XXS,
+                                     FormatId::IQ3_S,   FormatId::IQ1_S,  FormatId::IQ1_M};
+
+TEST(ExactDecode, GridFormatsBitIdenticalOnEveryIndexSignScaleAndD) {
+    for (const Tier& t : kTiers) {
+        if (!cpu_runs(t.isa)) continue;
+        for (FormatId id : kGridFormats) {
+            const FormatTraits& f = *find_format(id);
+            const kx::ExactDecodeFn dec = t.decoder(id);
+            ASSERT_NE(dec, nullptr) << f.name;
+            const GridSweep g = grid_sweep(id);
+            const int blocks = std::max((g.points + g.slots - 1) / g.slots, (g.sign_codes + 31) / 32);
+            int nonzero = 0;
+            for (uint16_t d : kExtremeD)
+                for (int b = 0; b < blocks; ++b) {
+                    const std::vector<uint8_t> blk = grid_block(id, b, d);
+                    std::vector<float> want(size_t(f.block_elems)), got(size_t(f.block_elems), 12345.0f);
+                    f.decode(blk.data(), 1, 1.0f, want.data());
+                    dec(blk.data(), f.block_bytes, 1, 1.0f, got.data());
+                    for (size_t e = 0; e < want.size(); ++e) {
+                        ASSERT_TRUE(same_value(got[e], want[e]))
+                            << f.name << " at " << isa_tag(t.isa) << ", d bits 0x" << std::hex << d << std::dec
+                            << ", block " << b << ", element " << e << ": " << got[e] << " vs " << want[e];
+                        nonzero += want[e] != 0.0f && std::isfinite(want[e]);
+                    }
+                }
+            EXPECT_GT(nonzero, 0) << f.name << ": the sweep decodes to zeros only";
         }
     }
 }
@@ -144,7 +312,7 @@ struct Weight {
         if (fmt.id == FormatId::I2_S)
             for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
         rm.resize(quantized_size(fmt, out, in));
-        quantize_tensor(fmt, w.data(), out, in, rm.data(), rm.size());
+        test::quantize_any(fmt, w.data(), out, in, rm.data(), rm.size());
         decoded.resize(w.size());
         dequantize_tensor(fmt, rm.data(), rm.size(), out, in, decoded.data(), decoded.size());
         const int64_t shape[2] = {out, in};
@@ -275,6 +443,58 @@ TEST(ExactMatmul, MatchesTheDocumentedOrdersBitForBit) {
                     }
             }
         }
+    }
+}
+
+// The grid formats on odd shapes (one output row, one block, out not a
+// multiple of any tile), on both paths: rm and ibm bit-identical, two threads
+// bit-identical to one, the documented order bit for bit (so within the
+// float bound of docs/kernels.md), and the batched path the same bits at
+// both tiers.
+TEST(ExactMatmul, GridFormatsOnOddShapes) {
+    for (FormatId id : kGridFormats) {
+        const FormatTraits& f = *find_format(id);
+        for (int64_t out : {1, 7, 33})
+            for (int64_t bpr : {1, 3, 5}) {
+                Weight w(f, out, bpr, 500 + uint64_t(id) * 16 + uint64_t(out + bpr));
+                std::vector<float> y_batched_avx2;
+                for (const Tier& t : kTiers) {
+                    if (!cpu_runs(t.isa)) continue;
+                    const int lanes = t.isa == SKN_ISA_AVX512 ? 16 : 8;
+                    const Kernel* krm = exact_kernel(f.id, LayoutClass::BlockedRowMajor, t.isa);
+                    const Kernel* kibm = exact_kernel(f.id, LayoutClass::BlockedInputMajor, t.isa);
+                    ASSERT_NE(krm, nullptr) << f.name;
+                    ASSERT_NE(kibm, nullptr) << f.name;
+                    for (int64_t n : {int64_t(1), int64_t(3), int64_t(kx::kExactBatchedMinN) + 1}) {
+                        std::vector<float> x(size_t(n * w.in));
+                        sample_weight(x.data(), n, w.in, 900 + uint64_t(n));
+                        const auto y = run(*krm, w.row_major, x, n, w.in, w.out, 1);
+                        const std::string shape =
+                            " out " + std::to_string(out) + " bpr " + std::to_string(bpr) + " n=" + std::to_string(n);
+                        ASSERT_EQ(run(*kibm, w.input_major, x, n, w.in, w.out, 1), y) << kibm->name << shape;
+                        ASSERT_EQ(run(*kibm, w.input_major, x, n, w.in, w.out, 2), y) << kibm->name << shape << ", 2 threads";
+                        const auto ref =
+                            test::reference_matmul(w.decoded, w.out, w.in, x.data(), n, w.in, nullptr, FormatId::F32);
+                        double scale = 0;
+                        for (int64_t i = 0; i < n; ++i)
+                            for (int64_t o = 0; o < w.out; ++o) {
+                                const size_t at = size_t(i * w.out + o);
+                                const float* wo = &w.decoded[size_t(o * w.in)];
+                                const float* xi = &x[size_t(i * w.in)];
+                                const float want = n < kx::kExactBatchedMinN ? small_n_order(wo, xi, w.in, lanes)
+                                                                             : batched_order(wo, xi, w.in);
+                                ASSERT_EQ(f32_bits(y[at]), f32_bits(want)) << krm->name << shape << " [" << i << ", " << o << "]";
+                                ASSERT_LE(std::fabs(double(y[at]) - ref.y[at]), ref.bound[at]) << krm->name << shape;
+                                scale = std::max(scale, std::fabs(ref.y[at]));
+                            }
+                        ASSERT_GT(scale, 0.0) << krm->name << shape << ": a zero product would not test anything";
+                        if (n >= kx::kExactBatchedMinN && t.isa == SKN_ISA_AVX2) y_batched_avx2 = y;
+                        if (n >= kx::kExactBatchedMinN && t.isa == SKN_ISA_AVX512 && !y_batched_avx2.empty()) {
+                            ASSERT_EQ(y, y_batched_avx2) << krm->name << shape << " vs avx2";
+                        }
+                    }
+                }
+            }
     }
 }
 

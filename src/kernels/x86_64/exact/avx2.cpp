@@ -9,6 +9,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "formats/grid_bytes.hpp"
+#include "formats/grid_iq3_tables.hpp"
+#include "formats/grid_signs.hpp"
 #include "kernels/x86_64/common/value_tables.hpp"
 #include "kernels/x86_64/exact/kernels.hpp"
 
@@ -45,6 +48,26 @@ inline void put_signs(uint32_t bits, float df, Out& out, int at) {
         const __m256i on = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int((bits >> (8 * h)) & 0xFF)), sel), sel);
         out.put(_mm256_blendv_ps(nd, d, _mm256_castsi256_ps(on)), at + 8 * h);
     }
+}
+
+// Grid formats: (float(u8 v[j]) * d) * (bit j of neg ? -1 : 1), and
+// d * (float(int8 v[j]) + shift), shift_lo for j < 8 and shift_hi above.
+inline __m256 sign_of_bits(uint32_t neg8) {
+    const __m256i sel = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    const __m256i on = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(int(neg8 & 0xFF)), sel), sel);
+    return _mm256_blendv_ps(_mm256_set1_ps(1.0f), _mm256_set1_ps(-1.0f), _mm256_castsi256_ps(on));
+}
+template <class Out>
+inline void put_u8_signed(__m128i v, uint32_t neg, float df, Out& out, int at) {
+    const __m256 d = _mm256_set1_ps(df);
+    out.put(_mm256_mul_ps(_mm256_mul_ps(u8_ps(v), d), sign_of_bits(neg)), at);
+    out.put(_mm256_mul_ps(_mm256_mul_ps(u8_ps(upper8(v)), d), sign_of_bits(neg >> 8)), at + 8);
+}
+template <class Out>
+inline void put_i8_shifted(__m128i v, float shift_lo, float shift_hi, float df, Out& out, int at) {
+    const __m256 d = _mm256_set1_ps(df);
+    out.put(_mm256_mul_ps(d, _mm256_add_ps(i8_ps(v), _mm256_set1_ps(shift_lo))), at);
+    out.put(_mm256_mul_ps(d, _mm256_add_ps(i8_ps(upper8(v)), _mm256_set1_ps(shift_hi))), at + 8);
 }
 
 #include "kernels/x86_64/exact/decode.inc"

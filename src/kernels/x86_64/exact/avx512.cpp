@@ -10,6 +10,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "formats/grid_bytes.hpp"
+#include "formats/grid_iq3_tables.hpp"
+#include "formats/grid_signs.hpp"
 #include "kernels/x86_64/common/value_tables.hpp"
 #include "kernels/x86_64/exact/kernels.hpp"
 
@@ -34,6 +37,19 @@ inline void put_u8_step(__m128i v, float step, float off, Out& out, int at) {
 template <class Out>
 inline void put_signs(uint32_t bits, float d, Out& out, int at) {
     out.put(_mm512_mask_blend_ps(__mmask16(bits), _mm512_set1_ps(-d), _mm512_set1_ps(d)), at);
+}
+
+// Grid formats: (float(u8 v[j]) * d) * (bit j of neg ? -1 : 1), and
+// d * (float(int8 v[j]) + shift), shift_lo for j < 8 and shift_hi above.
+template <class Out>
+inline void put_u8_signed(__m128i v, uint32_t neg, float d, Out& out, int at) {
+    const __m512 sign = _mm512_mask_blend_ps(__mmask16(neg), _mm512_set1_ps(1.0f), _mm512_set1_ps(-1.0f));
+    out.put(_mm512_mul_ps(_mm512_mul_ps(u8_ps(v), _mm512_set1_ps(d)), sign), at);
+}
+template <class Out>
+inline void put_i8_shifted(__m128i v, float shift_lo, float shift_hi, float d, Out& out, int at) {
+    const __m512 shift = _mm512_mask_blend_ps(__mmask16(0xFF00), _mm512_set1_ps(shift_lo), _mm512_set1_ps(shift_hi));
+    out.put(_mm512_mul_ps(_mm512_set1_ps(d), _mm512_add_ps(i8_ps(v), shift)), at);
 }
 
 #include "kernels/x86_64/exact/decode.inc"

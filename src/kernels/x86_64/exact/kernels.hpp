@@ -43,7 +43,8 @@ constexpr FormatId kExactFormats[] = {
     FormatId::Q4_0,  FormatId::Q4_1,  FormatId::Q5_0,   FormatId::Q5_1,   FormatId::Q8_0,  FormatId::Q8_1,
     FormatId::Q2_K,  FormatId::Q3_K,  FormatId::Q4_K,   FormatId::Q5_K,   FormatId::Q6_K,  FormatId::Q8_K,
     FormatId::IQ4_NL, FormatId::IQ4_XS, FormatId::TQ1_0, FormatId::TQ2_0, FormatId::I2_S, FormatId::MXFP4,
-    FormatId::NVFP4, FormatId::Q1_0,  FormatId::Q2_0};
+    FormatId::NVFP4, FormatId::Q1_0,  FormatId::Q2_0,   FormatId::IQ2_XXS, FormatId::IQ2_XS, FormatId::IQ2_S,
+    FormatId::IQ3_XXS, FormatId::IQ3_S, FormatId::IQ1_S, FormatId::IQ1_M};
 
 // From this many activation rows on, the batched path (output rows in the
 // lanes) runs; below it the small-n path (input elements in the lanes).
