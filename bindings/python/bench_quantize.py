@@ -2,16 +2,18 @@
 # SPDX-License-Identifier: MIT
 """How much skn.quantize / skn.dequantize on NumPy arrays cost over the C API.
 
-For each format, times on the same large float32 tensor:
-  C API     skn_quantize / skn_dequantize called through ctypes with
-            preallocated buffers and pointers resolved once (the C call and
-            nothing else a C program would not also pay);
-  Python    skn.quantize(array, fmt) / skn.dequantize(buf, fmt, shape), which
-            look the format up, check the array and allocate the output.
-Prints the best of --repeat runs of each and the ratio Python / C (1.00 = no
-overhead; the target is within 1.10). Best-of-N, interleaved, so that a
-shared machine's noise hits both sides alike; use a quiet machine for
-conclusions.
+For each format, on the same large float32 tensor, two pairs of timings:
+  into a preallocated output (the binding's own cost):
+    C        skn_quantize / skn_dequantize through ctypes, pointers resolved
+             once, writing into a buffer allocated (and paged in) beforehand;
+    Python   skn.quantize(w, fmt, out=buf) / skn.dequantize(b, fmt, shape, out=buf):
+             format lookup, argument checks, the same call;
+  with a fresh output each call (what a program that needs a new result pays):
+    C        np.empty (malloc: the kernel pages it in on first write) + the C call;
+    Python   skn.quantize(w, fmt) / skn.dequantize(b, fmt, shape).
+Prints the best of --repeat interleaved runs of each and the ratios Python / C
+(1.00 = no overhead; the target is <= 1.10). Interleaving spreads a shared
+machine's noise over both sides; use a quiet machine for conclusions.
 
     /usr/bin/python3 bindings/python/bench_quantize.py [--rows 4096] [--cols 4096] [--repeat 7]
 """
@@ -46,40 +48,52 @@ def main():
     w = np.random.default_rng(1).standard_normal((rows, cols), dtype=np.float32)
     print("skn %s, %s, tensor [%d, %d] float32 (%.0f MiB), best of %d"
           % (skn.version(), skn.cpu_isa(), rows, cols, w.nbytes / 2**20, args.repeat))
-    print("%-8s %-10s %10s %10s %7s" % ("format", "op", "C API ms", "Python ms", "ratio"))
+    print("%-8s %-10s %9s %9s %6s   %9s %9s %6s" % ("format", "op", "C ms", "Py ms", "ratio", "C+new ms",
+                                                       "Py+new ms", "ratio"))
     worst = 0.0
     for name in args.formats.split(","):
         fid = skn.format_id(name)
         n = skn.quantized_size(fid, w.shape)
         dst = np.empty(n, dtype=np.uint8)
         out = np.empty_like(w)
+        dst.fill(0), out.fill(0)  # paged in
         src_p, dst_p, out_p = (ctypes.c_void_p(a.ctypes.data) for a in (w, dst, out))
 
-        def c_quantize():
+        def c_quantize(dst_p=dst_p):
             if lib.skn_quantize(fid, src_p, rows, cols, dst_p, n) != 0:
                 raise RuntimeError(lib.skn_last_error().decode())
 
-        def c_dequantize():
+        def c_dequantize(out_p=out_p):
             if lib.skn_dequantize(fid, dst_p, n, rows, cols, out_p, w.size) != 0:
                 raise RuntimeError(lib.skn_last_error().decode())
 
-        def py_quantize():
-            skn.quantize(w, name)
+        def c_quantize_new():
+            fresh = np.empty(n, dtype=np.uint8)
+            c_quantize(ctypes.c_void_p(fresh.ctypes.data))
 
-        packed = skn.quantize(w, name)
+        def c_dequantize_new():
+            fresh = np.empty(w.shape, dtype=np.float32)
+            c_dequantize(ctypes.c_void_p(fresh.ctypes.data))
 
-        def py_dequantize():
-            skn.dequantize(packed, name, w.shape)
-
-        for op, c_fn, py_fn in (("quantize", c_quantize, py_quantize), ("dequantize", c_dequantize, py_dequantize)):
-            c_fn(), py_fn()  # warm up: page faults of the outputs, code in cache
-            c_best, py_best = float("inf"), float("inf")
+        c_quantize()
+        packed = dst.copy()
+        cases = (
+            ("quantize", c_quantize, lambda: skn.quantize(w, name, out=dst),
+             c_quantize_new, lambda: skn.quantize(w, name)),
+            ("dequantize", c_dequantize, lambda: skn.dequantize(packed, name, w.shape, out=out),
+             c_dequantize_new, lambda: skn.dequantize(packed, name, w.shape)),
+        )
+        for op, *fns in cases:
+            for f in fns:
+                f()  # warm up
+            bests = [float("inf")] * 4
             for _ in range(args.repeat):
-                c_best = min(c_best, best(c_fn, 1))
-                py_best = min(py_best, best(py_fn, 1))
-            ratio = py_best / c_best
-            worst = max(worst, ratio)
-            print("%-8s %-10s %10.2f %10.2f %7.3f" % (name, op, c_best * 1e3, py_best * 1e3, ratio))
+                for i, f in enumerate(fns):
+                    bests[i] = min(bests[i], best(f, 1))
+            r_out, r_new = bests[1] / bests[0], bests[3] / bests[2]
+            worst = max(worst, r_out, r_new)
+            print("%-8s %-10s %9.2f %9.2f %6.3f   %9.2f %9.2f %6.3f"
+                  % (name, op, bests[0] * 1e3, bests[1] * 1e3, r_out, bests[2] * 1e3, bests[3] * 1e3, r_new))
     print("worst ratio %.3f (target <= 1.10)" % worst)
 
 

@@ -18,7 +18,7 @@ from .errors import (BufferTooSmallError, ClosedError, Error, FileIOError, Forma
                      InvalidArgumentError, NotFoundError, OutOfMemoryError, UnknownFormatError, UnsupportedError)
 from .fixtures import DEFAULT_BLOCKS_PER_ROW, DEFAULT_ROWS, Golden, disagreement, fixture_bytes, golden
 from .formats import FormatInfo, format_id, format_info, format_name, formats
-from .gguf import GGUF, Metadata, TensorInfo
+from .gguf import GGUF, Metadata, Tensor, TensorInfo
 from .gguf_writer import GGUFWriter
 from .matmul import Context, cpu_features, cpu_isa, kernel_names, matmul_wt, prepack_for_matmul
 from .quant import dequantize, quantize, quantized_size
@@ -52,8 +52,8 @@ __all__ = [
     "BufferTooSmallError", "ClosedError", "Context", "DEFAULT_BLOCKS_PER_ROW", "DEFAULT_ROWS", "Error",
     "FileIOError", "FormatError", "FormatInfo", "GGUF", "GGUFWriter", "Golden", "INPUT_BLOCK_MAJOR",
     "InternalError", "InvalidArgumentError", "Metadata", "NotFoundError", "OutOfMemoryError", "ROW_MAJOR",
-    "TensorInfo", "UnknownFormatError", "UnsupportedError", "View", "cpu_features", "cpu_isa", "dequantize",
-    "disagreement", "fixture_bytes", "format_id", "format_info", "format_name", "formats", "golden",
-    "kernel_names", "matmul_wt", "prepack_for_matmul", "quantize", "quantized_size", "require_out_in",
-    "to_canonical_order", "to_kernel_order", "version", "version_number",
+    "Tensor", "TensorInfo", "UnknownFormatError", "UnsupportedError", "View", "cpu_features", "cpu_isa",
+    "dequantize", "disagreement", "fixture_bytes", "format_id", "format_info", "format_name", "formats",
+    "golden", "kernel_names", "matmul_wt", "prepack_for_matmul", "quantize", "quantized_size",
+    "require_out_in", "to_canonical_order", "to_kernel_order", "version", "version_number",
 ]

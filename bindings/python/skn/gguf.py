@@ -20,7 +20,6 @@ import numpy as np
 from ._buffers import as_bytes, ptr
 from ._lib import GgufOptions, GgufTensorProps, SCALAR_CTYPES, lib
 from .errors import ClosedError, UnsupportedError, check
-from .formats import format_name
 from .views import View
 
 _ORIENTATIONS = {"out_in": 0, "as_stored": 1}
@@ -234,10 +233,53 @@ class GGUF:
         """The tensor decoded to a float32 array of its (labelled) shape."""
         return self.view(key).to_float()
 
+    def __getitem__(self, key: TensorKey) -> "Tensor":
+        """g["blk.0.attn_q.weight"] (or g[index]): the tensor, for .data, .view(), .to_float()."""
+        return Tensor(self, self.tensor_info(key))
+
+    def __iter__(self) -> Iterator["Tensor"]:
+        return (Tensor(self, t) for t in self.tensors)
+
     def __repr__(self) -> str:
         if self._mapping is None:
             return "<skn.GGUF closed>"
         return "<skn.GGUF v%d, %d tensors, %d metadata keys>" % (self.version, len(self._infos), len(self.metadata))
+
+
+class Tensor:
+    """One tensor of a GGUF file: its TensorInfo fields (name, shape, type_name, ...)
+    as attributes, and the GGUF's per-tensor methods without the name."""
+
+    def __init__(self, gguf: GGUF, info: TensorInfo) -> None:
+        self._gguf = gguf
+        self.info = info
+
+    def __getattr__(self, field: str) -> Any:
+        return getattr(self.info, field)
+
+    @property
+    def data(self) -> np.ndarray:
+        """The bytes, a read-only uint8 array over the mapping (GGUF.data)."""
+        return self._gguf.data(self.info.index)
+
+    def memoryview(self) -> memoryview:
+        """The bytes as a read-only memoryview over the mapping."""
+        return memoryview(self._gguf.data(self.info.index))
+
+    def array(self) -> np.ndarray:
+        """An F32/F16 tensor as a read-only array of its shape (GGUF.array)."""
+        return self._gguf.array(self.info.index)
+
+    def view(self) -> View:
+        """A zero-copy skn.View (GGUF.view)."""
+        return self._gguf.view(self.info.index)
+
+    def to_float(self) -> np.ndarray:
+        """Decoded to float32 (GGUF.to_float)."""
+        return self._gguf.to_float(self.info.index)
+
+    def __repr__(self) -> str:
+        return "<skn.Tensor %s %s %s>" % (self.info.name, self.info.type_name, list(self.info.shape))
 
 
 class Metadata(Mapping):

@@ -58,7 +58,7 @@ class View:
 
     def __del__(self) -> None:
         h = getattr(self, "_handle", None)
-        if h is not None and h.value:
+        if h is not None and h.value and lib is not None:  # lib is None late in interpreter shutdown
             lib.skn_view_release(h)
             self._handle = ctypes.c_void_p()
 

@@ -94,6 +94,11 @@ class GgufRoundTrip(unittest.TestCase):
             self.assertEqual(y.shape, (1, 5))
             with self.assertRaises(skn.UnsupportedError):
                 g.array("blk.0.ffn_up.weight")
+            t = g["norm"]
+            self.assertEqual((t.name, t.type_name, t.shape), ("norm", "F32", (3, 4)))
+            self.assertEqual(bytes(t.memoryview()), self.norm.tobytes())
+            np.testing.assert_array_equal(t.to_float(), t.array())
+            self.assertEqual([x.name for x in g], ["blk.0.ffn_up.weight", "norm"])
 
     def test_as_stored_orientation(self):
         with skn.GGUF(self.path, orientation="as_stored") as g:
@@ -113,7 +118,8 @@ class GgufRoundTrip(unittest.TestCase):
         norm = g.array("norm")
         g.close()
         self.assertTrue(g.closed)
-        for use in (lambda: g.data(0), lambda: g.metadata["general.name"], lambda: g.version, lambda: g.tensors):
+        for use in (lambda closed=g: closed.data(0), lambda closed=g: closed.metadata["general.name"],
+                    lambda closed=g: closed.version, lambda closed=g: closed.tensors, lambda closed=g: closed["norm"]):
             with self.assertRaises(skn.ClosedError):
                 use()
         del g
