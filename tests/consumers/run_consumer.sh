@@ -84,6 +84,8 @@ case "$lang" in
     if [ -n "${SKN_PREFIX:-}" ]; then
       export PYTHONPATH="$SKN_PREFIX/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
     fi
+    # Byte code goes to the work dir too, not next to the tests' sources.
+    export PYTHONPYCACHEPREFIX="$work/pycache"
     cd "$work"
     where=$("$py" -c 'import skn; print(skn.__file__)')
     echo "skn package: $where"
