@@ -38,7 +38,7 @@ class _Mapping:
         self.keep = keep
 
     def __del__(self) -> None:
-        if self.handle is not None and self.handle.value:
+        if self.handle is not None and self.handle.value and lib is not None:  # None late in shutdown
             lib.skn_gguf_close(self.handle)
             self.handle = None
 

@@ -52,7 +52,7 @@ class GGUFWriter:
             self._handle = None
 
     def __del__(self) -> None:
-        if getattr(self, "_handle", None) is not None:
+        if getattr(self, "_handle", None) is not None and lib is not None:  # None late in shutdown
             self.close()
 
     def __enter__(self) -> "GGUFWriter":

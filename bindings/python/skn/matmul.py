@@ -85,7 +85,7 @@ class Context:
         self.close()
 
     def __del__(self) -> None:
-        if getattr(self, "_handle", None) is not None:
+        if getattr(self, "_handle", None) is not None and lib is not None:  # None late in shutdown
             self.close()
 
     def matmul_wt(self, x: Any, w: View, bias: Optional[Any] = None, precision: str = "fast",
