@@ -7,6 +7,8 @@
 #               lib/<multiarch>/pkgconfig/skn.pc,
 #               lib/<multiarch>/cmake/skn/{sknConfig,sknConfigVersion,sknTargets*}.cmake
 #   skn-tools   bin/skn, share/man/man1/skn*.1.gz
+#   python3-skn lib/python3/dist-packages/skn/ (bindings/python, pure Python over
+#               libskn.so.1) and skn-<version>.dist-info/METADATA
 #   each        share/doc/<package>/{copyright,changelog.gz}
 # and cpack -G DEB makes one package of each (scripts/package-and-install).
 include(CMakePackageConfigHelpers)
@@ -51,6 +53,30 @@ if(TARGET skn_tool)
   install(TARGETS skn_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT skn-tools)
 endif()
 
+# ---- python3-skn: the Python package (bindings/python), as Debian's Python
+# packages install it: /usr/lib/python3/dist-packages, one copy for every
+# python3 version, with a dist-info so importlib.metadata and pip see it.
+# Its version is the library's: checked here so that the two cannot drift.
+foreach(_py_file pyproject.toml skn/__init__.py)
+  file(STRINGS ${PROJECT_SOURCE_DIR}/bindings/python/${_py_file} _py_version_line REGEX "^(__)?version(__)? = ")
+  if(NOT _py_version_line MATCHES "\"${PROJECT_VERSION}\"")
+    message(FATAL_ERROR "bindings/python/${_py_file} says ${_py_version_line}; skn is ${PROJECT_VERSION}: update it")
+  endif()
+endforeach()
+set(SKN_PYTHON_DIR lib/python3/dist-packages)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/bindings/python/skn DESTINATION ${SKN_PYTHON_DIR} COMPONENT python3-skn
+  FILES_MATCHING PATTERN "*.py" PATTERN "py.typed" PATTERN "__pycache__" EXCLUDE)
+file(WRITE ${PROJECT_BINARY_DIR}/python/METADATA "Metadata-Version: 2.1
+Name: skn
+Version: ${PROJECT_VERSION}
+Summary: Block-quantized (GGUF) weight layouts and CPU matrix products: Python binding of libskn
+License: MIT
+Requires-Python: >=3.9
+Requires-Dist: numpy
+")
+install(FILES ${PROJECT_BINARY_DIR}/python/METADATA
+  DESTINATION ${SKN_PYTHON_DIR}/skn-${PROJECT_VERSION}.dist-info COMPONENT python3-skn)
+
 # ---- what every Debian package carries in /usr/share/doc/<package> -----------
 # The machine-readable copyright file (skn's licence and those of the code
 # built into libskn.so.1), a compressed changelog, and for skn-tools the
@@ -87,7 +113,7 @@ if(SKN_GZIP)
     endif()
   endforeach()
   list(TRANSFORM _skn_man_pages APPEND .gz)
-  foreach(component libskn1 libskn-dev skn-tools)
+  foreach(component libskn1 libskn-dev skn-tools python3-skn)
     install(FILES ${PROJECT_SOURCE_DIR}/packaging/deb/copyright ${SKN_DEB_DIR}/changelog.gz
       DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${component} COMPONENT ${component})
   endforeach()
@@ -96,7 +122,7 @@ if(SKN_GZIP)
   endif()
 endif()
 
-# ---- Debian packages: libskn1, libskn-dev, skn-tools -------------------------
+# ---- Debian packages: libskn1, libskn-dev, skn-tools, python3-skn ----------
 set(CPACK_PACKAGE_NAME skn)
 set(CPACK_PACKAGE_VENDOR "skn")
 set(CPACK_PACKAGE_CONTACT "${SKN_DEB_MAINTAINER}")
@@ -104,7 +130,7 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL libskn1 libskn-dev skn-tools)
+set(CPACK_COMPONENTS_ALL libskn1 libskn-dev skn-tools python3-skn)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 # CPack takes the package architecture from the build machine's dpkg; a
 # cross build (cmake --preset arm64) names its target's instead.
@@ -158,5 +184,18 @@ set(CPACK_DEBIAN_SKN-TOOLS_PACKAGE_NAME skn-tools)
 set(CPACK_DEBIAN_SKN-TOOLS_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_SKN-TOOLS_PACKAGE_DEPENDS "libskn1 (>= ${PROJECT_VERSION}), libc6 (>= 2.34)")
 set(CPACK_COMPONENT_SKN-TOOLS_DESCRIPTION "The skn program (demo, inspect, bench, version) built on libskn's C API.")
+
+# Pure Python: one package for every architecture. It needs exactly the
+# library it was released with (its prototypes are that version's header).
+set(CPACK_DEBIAN_PYTHON3-SKN_PACKAGE_NAME python3-skn)
+set(CPACK_DEBIAN_PYTHON3-SKN_PACKAGE_SECTION python)
+set(CPACK_DEBIAN_PYTHON3-SKN_PACKAGE_ARCHITECTURE all)
+set(CPACK_DEBIAN_PYTHON3-SKN_PACKAGE_SHLIBDEPS OFF)
+set(CPACK_DEBIAN_PYTHON3-SKN_PACKAGE_DEPENDS "python3, python3-numpy, libskn1 (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_PYTHON3-SKN_PACKAGE_CONTROL_EXTRA
+  ${PROJECT_SOURCE_DIR}/packaging/deb/python3-skn/postinst ${PROJECT_SOURCE_DIR}/packaging/deb/python3-skn/prerm)
+set(CPACK_COMPONENT_PYTHON3-SKN_DESCRIPTION "import skn: the Python binding of libskn.so.1 (ctypes, NumPy arrays in
+and out): quantize and dequantize, packed-weight views and prepack,
+matmul_wt, GGUF reading (zero-copy tensors) and writing, fixtures.")
 
 include(CPack)

@@ -75,7 +75,34 @@ case "$lang" in
     "${emulator[@]}" "$work/build/app"
     ;;
   python)
-    python3 "$here/python/consumer.py"
+    # Debian's interpreter, which has python3-numpy (a python3 first on PATH,
+    # such as a pyenv shim, may not); SKN_PYTHON overrides. The package comes
+    # from python3-skn (/usr/lib/python3/dist-packages) or the prefix's copy;
+    # run from the work dir so nothing is imported from the source tree.
+    py="${SKN_PYTHON:-/usr/bin/python3}"
+    bindings="$(cd "$here/../../bindings/python" && pwd)"
+    if [ -n "${SKN_PREFIX:-}" ]; then
+      export PYTHONPATH="$SKN_PREFIX/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
+    fi
+    # Byte code goes to the work dir too, not next to the tests' sources.
+    export PYTHONPYCACHEPREFIX="$work/pycache"
+    cd "$work"
+    where=$("$py" -c 'import skn; print(skn.__file__)')
+    echo "skn package: $where"
+    case "$where" in
+      "$bindings"/*) echo "FAIL: skn was imported from the source tree, not the installed package"; exit 1 ;;
+    esac
+    "$py" "$here/python/consumer.py"
+    # The binding's own suite (goldens, errors, GGUF, lifetimes) against the
+    # installed package; -t = -s keeps bindings/python off sys.path.
+    "$py" -m unittest discover -s "$bindings/tests" -t "$bindings/tests" -p 'test_*.py'
+    # pip installs the source package too (Debian's setuptools, no PyPI):
+    # built from a copy so that setuptools writes nothing into the tree.
+    rm -rf "$work/pip-src" "$work/pip-target"
+    cp -r "$bindings" "$work/pip-src"
+    rm -rf "$work/pip-src/tests"
+    "$py" -m pip install --quiet --root-user-action=ignore --no-build-isolation --no-deps --no-index --target "$work/pip-target" "$work/pip-src"
+    PYTHONPATH="$work/pip-target" "$py" -c 'import skn, sys; assert skn.__file__.startswith(sys.argv[1]), skn.__file__; print("pip-installed skn", skn.__version__, "imports")' "$work/pip-target"
     ;;
   rust)
     # Debian's cargo and rustc (bookworm: 1.63) when installed, else whatever

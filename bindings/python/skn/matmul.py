@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: MIT
+"""Contexts and matmul_wt: y[n, out] = x[n, in] . W[out, in]^T (skn.h section 10)."""
+from __future__ import annotations
+
+import ctypes
+import threading
+from typing import Any, List, Optional
+
+import numpy as np
+
+from ._buffers import as_f32, ptr
+from ._lib import MatmulOptions, lib
+from .errors import ClosedError, InvalidArgumentError, check
+from .views import View
+
+_PRECISIONS = {"fast": 0, "exact": 1}
+_ISAS = {}  # name -> skn_isa, filled lazily from skn_isa_name
+
+
+def _isa_id(name: str) -> int:
+    if not _ISAS:
+        for v in list(range(0, 5)) + list(range(16, 21)):
+            _ISAS[lib.skn_isa_name(v).decode()] = v
+    try:
+        return _ISAS[name.lower()]
+    except KeyError:
+        raise InvalidArgumentError("unknown ISA %r: one of %s" % (name, ", ".join(sorted(_ISAS)))) from None
+
+
+def cpu_isa() -> str:
+    """The best ISA tier this CPU supports ("avx512vnni", "neon", "scalar", ...)."""
+    return lib.skn_isa_name(lib.skn_cpu_isa()).decode()
+
+
+def cpu_features() -> str:
+    """The CPU features skn detected, as one line (for logs and bug reports)."""
+    return lib.skn_cpu_features().decode()
+
+
+def kernel_names() -> List[str]:
+    """Every registered kernel: matmul_wt_<format>_<order>_<activation>_<isa>."""
+    return [lib.skn_kernel_name(i).decode() for i in range(lib.skn_kernel_count())]
+
+
+class Context:
+    """An skn_context: threads, the ISA cap and scratch reused between calls.
+    Use one Context per thread at a time (skn.matmul_wt keeps one per thread
+    for you). close() (or a with-block) frees it; a closed Context raises
+    ClosedError."""
+
+    def __init__(self, threads: Optional[int] = None, isa: Optional[str] = None) -> None:
+        h = ctypes.c_void_p()
+        check(lib.skn_context_create(ctypes.byref(h)))
+        self._handle: Optional[ctypes.c_void_p] = h
+        self._threads = 1
+        try:
+            if threads is not None:
+                self.set_threads(threads)
+            if isa is not None:
+                check(lib.skn_context_set_isa(h, _isa_id(isa)))
+        except Exception:
+            self.close()
+            raise
+
+    def _h(self) -> ctypes.c_void_p:
+        if self._handle is None:
+            raise ClosedError("the skn.Context is closed")
+        return self._handle
+
+    def set_threads(self, threads: int) -> None:
+        """Use `threads` (1..1024) threads of the context's pool for matmul work."""
+        if threads != self._threads:
+            check(lib.skn_context_set_threads(self._h(), int(threads)))
+            self._threads = int(threads)
+
+    def close(self) -> None:
+        if self._handle is not None:
+            lib.skn_context_destroy(self._handle)
+            self._handle = None
+
+    def __enter__(self) -> "Context":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if getattr(self, "_handle", None) is not None and lib is not None:  # None late in shutdown
+            self.close()
+
+    def matmul_wt(self, x: Any, w: View, bias: Optional[Any] = None, precision: str = "fast",
+                  strict: bool = False, prepack_weights: bool = False,
+                  out: Optional[np.ndarray] = None) -> np.ndarray:
+        """y = x . W^T (+ bias): x is [n, in] (or [in], giving [out]) float32, w a View
+        [out, in] in either block order. precision "fast" (activations quantized as the
+        GGUF ecosystem does) or "exact" (float32 activations). strict: a fallback to the
+        reference kernel raises UnsupportedError. The result has the same bits for a
+        weight in either order and for any thread count.
+        Raises InvalidArgumentError (shapes that do not match: the message says which,
+        a weight that looks like [in, out], a NaN in x in fast precision)."""
+        if not isinstance(w, View):
+            raise TypeError("w must be an skn.View (View.from_bytes, GGUF.view, prepack_for_matmul)")
+        if precision not in _PRECISIONS:
+            raise InvalidArgumentError("precision must be 'fast' or 'exact', not %r" % (precision,))
+        xs = as_f32(x, "x")
+        one_row = xs.ndim == 1
+        x2 = xs.reshape(1, -1) if one_row else xs
+        if x2.ndim != 2:
+            raise InvalidArgumentError("x must be [n, in] or [in], got shape %s" % (xs.shape,))
+        wshape = w.shape
+        if len(wshape) != 2:
+            raise InvalidArgumentError("w must be a rank-2 [out, in] weight, got shape %s" % (wshape,))
+        n, k = x2.shape
+        rows, cols = wshape
+        if k != cols:
+            raise InvalidArgumentError("x has %d columns but the weight is [out=%d, in=%d]: x must be [n, %d]"
+                             % (k, rows, cols, cols))
+        b = None
+        if bias is not None:
+            b = as_f32(bias, "bias").reshape(-1)
+            if b.size != rows:
+                raise InvalidArgumentError("bias has %d values, the weight has out=%d rows" % (b.size, rows))
+        if out is None:
+            y = np.empty((n, rows), dtype=np.float32)
+        else:
+            if not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != (n, rows) \
+                    or not out.flags.c_contiguous:
+                raise InvalidArgumentError("out must be a C-contiguous float32 array of shape %s" % ((n, rows),))
+            y = out
+        opts = MatmulOptions(ctypes.sizeof(MatmulOptions), _PRECISIONS[precision], int(bool(prepack_weights)),
+                             int(bool(strict)), None)
+        scope = ctypes.c_void_p()
+        if prepack_weights:
+            check(lib.skn_scope_create(ctypes.byref(scope)))
+            opts.scope = scope
+        try:
+            check(lib.skn_matmul_wt(self._h(), ptr(x2), n, k, w.handle, None if b is None else ptr(b),
+                                    ptr(y), rows, ctypes.byref(opts)))
+        finally:
+            if scope.value:
+                lib.skn_scope_destroy(scope)
+        return y.reshape(rows) if one_row else y
+
+    def prepack_for_matmul(self, w: View) -> View:
+        """`w` in the block order fastest for this context's ISA (checks [out, in]).
+        Call once per weight at load: a conversion copies the whole weight."""
+        scope = ctypes.c_void_p()
+        check(lib.skn_scope_create(ctypes.byref(scope)))
+        try:
+            out = ctypes.c_void_p()
+            check(lib.skn_prepack_for_matmul(self._h(), w.handle, scope, ctypes.byref(out)))
+        finally:
+            lib.skn_scope_destroy(scope)
+        return View(out.value, w._keep)
+
+
+_local = threading.local()
+
+
+def _thread_context() -> Context:
+    ctx = getattr(_local, "context", None)
+    if ctx is None:
+        ctx = Context()
+        _local.context = ctx
+    return ctx
+
+
+def matmul_wt(x: Any, w: View, threads: Optional[int] = None, bias: Optional[Any] = None,
+              precision: str = "fast", strict: bool = False) -> np.ndarray:
+    """y = x . W^T (+ bias) on this thread's default Context (see Context.matmul_wt).
+    threads: how many threads to use (None: the context's current setting, one at first)."""
+    ctx = _thread_context()
+    if threads is not None:
+        ctx.set_threads(threads)
+    return ctx.matmul_wt(x, w, bias=bias, precision=precision, strict=strict)
+
+
+def prepack_for_matmul(w: View) -> View:
+    """`w` in the block order fastest for this CPU, on this thread's default Context."""
+    return _thread_context().prepack_for_matmul(w)
