@@ -1,0 +1,3 @@
+module skn.example/skn
+
+go 1.19
