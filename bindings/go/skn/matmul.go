@@ -94,6 +94,19 @@ func (c *Context) MatmulWt(x []float32, w *View, bias []float32, y []float32, op
 	if bias != nil && int64(len(bias)) != out {
 		return argError(op, "bias holds "+itoa(int64(len(bias)))+" floats, not out = "+itoa(out))
 	}
+	o := matmulOptions(opts)
+	err := c.do(op, func() C.skn_status {
+		return C.skn_matmul_wt(c.ptr, floatsPtr(x), C.int64_t(n), C.int64_t(in), w.ptr, floatsPtr(bias), floatsPtr(y),
+			C.int64_t(out), &o)
+	})
+	runtime.KeepAlive(w)
+	if opts != nil {
+		runtime.KeepAlive(opts.Scope)
+	}
+	return err
+}
+
+func matmulOptions(opts *MatmulOptions) C.skn_matmul_options {
 	var o C.skn_matmul_options
 	o.struct_size = C.size_t(unsafe.Sizeof(o))
 	if opts != nil {
@@ -106,15 +119,7 @@ func (c *Context) MatmulWt(x []float32, w *View, bias []float32, y []float32, op
 		}
 		o.scope = opts.Scope.cptr()
 	}
-	err := c.do(op, func() C.skn_status {
-		return C.skn_matmul_wt(c.ptr, floatsPtr(x), C.int64_t(n), C.int64_t(in), w.ptr, floatsPtr(bias), floatsPtr(y),
-			C.int64_t(out), &o)
-	})
-	runtime.KeepAlive(w)
-	if opts != nil {
-		runtime.KeepAlive(opts.Scope)
-	}
-	return err
+	return o
 }
 
 // PrepackForMatmul returns w in the block order fastest for this context
