@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 module skn.example/consumer
 
 go 1.19
