@@ -233,12 +233,21 @@ func (v *View) Get(indices ...int64) (float32, error) {
 
 // ToFloat decodes the whole view to row-major floats.
 func (v *View) ToFloat() ([]float32, error) {
+	if v.ptr == nil {
+		return nil, closedError("skn_view_to_float", "the view")
+	}
 	count := int64(1)
 	for _, d := range v.Shape() {
+		if d > int64(^uint(0)>>3)/count {
+			return nil, argError("skn_view_to_float", v.String()+" has more elements than a Go slice of floats can hold")
+		}
 		count *= d
 	}
 	dst := make([]float32, count)
-	return dst, v.ToFloatInto(dst)
+	if err := v.ToFloatInto(dst); err != nil {
+		return nil, err
+	}
+	return dst, nil
 }
 
 // ToFloatInto decodes the whole view into dst (ErrBufferTooSmall if short).
