@@ -126,7 +126,12 @@ case "$lang" in
     export GOPROXY=off GOFLAGS=-buildvcs=false GO111MODULE=on GOTOOLCHAIN=local
     export GOCACHE="$work/gocache" GOPATH="$work/gopath" GOENV=off CGO_ENABLED=1
     go version
-    (cd "$here/go" && go test -count=1 -v ./...)
+    # The binding's own tests (bindings/go/skn), then the consumer that
+    # imports it through a replace directive; both build against the
+    # installed library through pkg-config.
+    binding="$here/../../bindings/go/skn"
+    (cd "$binding" && go vet ./... && go test -count=1 -v ./...)
+    (cd "$here/go" && go vet ./... && go test -count=1 -v ./...)
     ;;
   tool)
     # skn-tools: the skn program on PATH runs against the installed library.

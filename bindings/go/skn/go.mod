@@ -1,0 +1,4 @@
+// SPDX-License-Identifier: MIT
+module skn.example/skn
+
+go 1.19
