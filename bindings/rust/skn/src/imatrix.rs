@@ -67,8 +67,11 @@ impl Imatrix {
         e.struct_size = std::mem::size_of::<sys::skn_imatrix_entry_props>();
         // SAFETY: e is valid with struct_size set.
         check(unsafe { sys::skn_imatrix_entry_info(self.raw.as_ptr(), index, &mut e) })?;
-        // SAFETY: name is owned by the imatrix, name_len bytes.
-        let name = unsafe { std::slice::from_raw_parts(e.name as *const u8, e.name_len) };
+        // SAFETY: name is owned by the imatrix, name_len bytes (never empty
+        // by the reader's checks; guarded anyway, as from_raw_parts needs a
+        // non-NULL pointer).
+        let name: &[u8] =
+            if e.name.is_null() { &[] } else { unsafe { std::slice::from_raw_parts(e.name as *const u8, e.name_len) } };
         Ok(ImatrixEntry {
             name: String::from_utf8_lossy(name).into_owned(),
             values_per_row: e.values_per_row,
