@@ -5,6 +5,7 @@ use std::ptr::{self, NonNull};
 use skn_sys as sys;
 
 use crate::error::{check, Result};
+use crate::trace::{trampoline, TraceEvent, TraceSink};
 use crate::view::{too_short, Scope, View};
 
 /// How activations meet the weight.
@@ -32,6 +33,9 @@ pub struct MatmulOptions<'s> {
 /// Threads, ISA cap and scratch memory reused from call to call (`skn_context`).
 pub struct Context {
     raw: NonNull<sys::skn_context>,
+    // The registered trace sink; boxed twice so the C side holds a thin
+    // pointer that stays put while the Context moves.
+    trace: Option<Box<TraceSink>>,
 }
 
 // SAFETY: a context may be used by one thread at a time, from any thread:
@@ -45,13 +49,33 @@ impl Context {
         let mut p = ptr::null_mut();
         // SAFETY: p is a valid out pointer.
         check(unsafe { sys::skn_context_create(&mut p) })?;
-        Ok(Context { raw: NonNull::new(p).expect("skn_context_create returned SKN_OK and NULL") })
+        Ok(Context { raw: NonNull::new(p).expect("skn_context_create returned SKN_OK and NULL"), trace: None })
     }
 
     /// Use `threads` (1..1024) threads of the context's own pool.
     pub fn set_threads(&mut self, threads: i32) -> Result<()> {
         // SAFETY: a live context used by this thread only (&mut).
         check(unsafe { sys::skn_context_set_threads(self.raw.as_ptr(), threads) })
+    }
+
+    /// Send this context's ADAPTER, KERNEL and FALLBACK events to `sink`
+    /// (`None`: none). Kernel events may come from the pool's threads.
+    pub fn set_trace<F>(&mut self, sink: Option<F>) -> Result<()>
+    where
+        F: Fn(&TraceEvent<'_>) + Send + Sync + 'static,
+    {
+        // SAFETY: unregister first, so the old sink is never called after it is freed.
+        check(unsafe { sys::skn_context_set_trace(self.raw.as_ptr(), None, ptr::null_mut()) })?;
+        self.trace = None;
+        if let Some(f) = sink {
+            let boxed: Box<TraceSink> = Box::new(Box::new(f));
+            let user = &*boxed as *const TraceSink as *mut std::os::raw::c_void;
+            // SAFETY: user stays valid while registered: it is freed only
+            // after being unregistered here or in Drop (after destroy).
+            check(unsafe { sys::skn_context_set_trace(self.raw.as_ptr(), Some(trampoline), user) })?;
+            self.trace = Some(boxed);
+        }
+        Ok(())
     }
 
     /// y = x * W^T (+ bias), with `x` holding `x.len() / in` rows of `in`
@@ -226,7 +250,8 @@ impl std::fmt::Debug for Context {
 
 impl Drop for Context {
     fn drop(&mut self) {
-        // SAFETY: destroyed once, by its owner.
+        // SAFETY: destroyed once, by its owner; the trace sink (a field)
+        // is dropped after this, when nothing can call it any more.
         unsafe { sys::skn_context_destroy(self.raw.as_ptr()) }
     }
 }

@@ -62,6 +62,7 @@ mod gguf;
 mod gguf_writer;
 mod imatrix;
 mod quantize;
+mod trace;
 mod view;
 
 pub use context::{Context, MatmulOptions, Precision};
@@ -76,6 +77,7 @@ pub use imatrix::{Imatrix, ImatrixEntry};
 pub use quantize::{
     dequantize, dequantize_into, quantize, quantize_with_options, quantized_size, relayout, QuantizeOptions,
 };
+pub use trace::{TraceEvent, TraceKind};
 pub use view::{require_out_in, Order, Scope, View};
 
 /// The raw C declarations this crate is built on.
