@@ -58,6 +58,26 @@ impl Context {
         check(unsafe { sys::skn_context_set_threads(self.raw.as_ptr(), threads) })
     }
 
+    /// Cap the ISA tier kernels may use, by the names `SKN_ISA` takes
+    /// ("scalar", "avx2", "avx512vnni", "neon", ...).
+    pub fn set_isa(&mut self, name: &str) -> Result<()> {
+        // The tiers' values are names, not ranks; ask the library for each
+        // value's name rather than restate the table here.
+        let isa = (0..64).find(|&v| {
+            // SAFETY: static storage for any value.
+            unsafe { crate::error::static_str(sys::skn_isa_name(v)) }.eq_ignore_ascii_case(name)
+        });
+        match isa {
+            // SAFETY: a live context used by this thread only (&mut).
+            Some(v) => check(unsafe { sys::skn_context_set_isa(self.raw.as_ptr(), v) }),
+            None => Err(crate::error::Error::invalid(format!(
+                "no ISA tier is named {:?}: use a name SKN_ISA takes (scalar, avx2, avxvnni, avx512, avx512vnni, \
+                 neon, neondotprod, neoni8mm, sve, sve2)",
+                name
+            ))),
+        }
+    }
+
     /// Send this context's ADAPTER, KERNEL and FALLBACK events to `sink`
     /// (`None`: none). Kernel events may come from the pool's threads.
     pub fn set_trace<F>(&mut self, sink: Option<F>) -> Result<()>

@@ -61,6 +61,7 @@ mod format;
 mod gguf;
 mod gguf_writer;
 mod imatrix;
+mod log;
 mod quantize;
 mod trace;
 mod view;
@@ -74,6 +75,7 @@ pub use format::{cpu, version, Format, FormatInfo};
 pub use gguf::{gguf_type_name, Gguf, GgufOptions, GgufType, Orientation, TensorInfo};
 pub use gguf_writer::{GgufStream, GgufWriter};
 pub use imatrix::{Imatrix, ImatrixEntry};
+pub use log::{set_log_callback, LogLevel};
 pub use quantize::{
     dequantize, dequantize_into, quantize, quantize_with_options, quantized_size, relayout, QuantizeOptions,
 };
