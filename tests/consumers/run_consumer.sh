@@ -106,21 +106,31 @@ case "$lang" in
     ;;
   rust)
     # Debian's cargo and rustc (bookworm: 1.63) when installed, else whatever
-    # cargo is on PATH; SKN_CARGO overrides. The crate is copied so that
-    # Cargo.lock and target/ land in the work dir, not the source tree.
+    # cargo is on PATH; SKN_CARGO overrides. The bindings (bindings/rust:
+    # skn-sys and skn) are tested and documented first, then the consumer
+    # that depends on them by path. Both are copied, keeping their relative
+    # places, so that Cargo.lock and target/ land in the work dir, not the
+    # source tree.
     cargo="${SKN_CARGO:-}"
     if [ -z "$cargo" ]; then
       if [ -x /usr/bin/cargo ]; then cargo=/usr/bin/cargo; else cargo=cargo; fi
     fi
     cargo_dir=$(dirname "$(command -v "$cargo")")
     if [ -x "$cargo_dir/rustc" ]; then export RUSTC="$cargo_dir/rustc"; fi
+    if [ -x "$cargo_dir/rustdoc" ]; then export RUSTDOC="$cargo_dir/rustdoc"; fi
     export CARGO_HOME="$work/cargo-home" CARGO_TARGET_DIR="$work/target"
+    repo="$(cd "$here/../.." && pwd)"
     rm -rf "$work/src"
-    mkdir -p "$work/src"
-    cp -r "$here/rust/." "$work/src/"
+    mkdir -p "$work/src/bindings" "$work/src/tests/consumers"
+    cp -r "$repo/bindings/rust" "$work/src/bindings/rust"
+    cp -r "$here/rust" "$work/src/tests/consumers/rust"
+    rm -rf "$work/src/bindings/rust/target" "$work/src/bindings/rust/Cargo.lock"
     "$cargo" --version
     "${RUSTC:-rustc}" --version
-    "$cargo" test --offline --manifest-path "$work/src/Cargo.toml"
+    "$cargo" test --offline --workspace --manifest-path "$work/src/bindings/rust/Cargo.toml"
+    RUSTDOCFLAGS="-D warnings" "$cargo" doc --offline --no-deps --workspace \
+      --manifest-path "$work/src/bindings/rust/Cargo.toml"
+    "$cargo" test --offline --manifest-path "$work/src/tests/consumers/rust/Cargo.toml"
     ;;
   go)
     export GOPROXY=off GOFLAGS=-buildvcs=false GO111MODULE=on GOTOOLCHAIN=local
