@@ -9,9 +9,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "formats/grid_bytes.hpp"
-#include "formats/grid_iq3_tables.hpp"
-#include "formats/grid_signs.hpp"
+#include "kernels/x86_64/common/grid_tables.hpp"
 #include "kernels/x86_64/common/value_tables.hpp"
 #include "kernels/x86_64/exact/kernels.hpp"
 
