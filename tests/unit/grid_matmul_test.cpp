@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The grid formats through matmul_wt (what skn_matmul_wt calls): no SIMD
-// family lists them, so the reference kernel runs, in either order and
-// precision, and its result is the decoded weight times x (fast precision:
+// The grid formats' reference kernel through matmul_wt (what skn_matmul_wt
+// calls, here capped at scalar so that the reference runs), in either order
+// and precision: its result is the decoded weight times x (fast precision:
 // x as its Q8_K blocks decode) in the reference kernel's documented order
-// (float partial sum per block, in index order, added in block order). The registry-driven suites (AllKernels/...,
-// BlockFormatKernels/...) also cover their reference kernels on odd shapes.
+// (float partial sum per block, in index order, added in block order). The
+// registry-driven suites (AllKernels/..., BlockFormatKernels/...) cover every
+// kernel on odd shapes; grid_kernels_test.cpp the fast SIMD kernels' tiers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -64,6 +65,7 @@ TEST_P(GridMatmul, SevenBy768AgreesWithDecodeAndFloatDot) {
             for (float v : want) scale = std::max(scale, double(std::fabs(v)));
             ASSERT_GT(scale, 0.0) << f.name << ": a zero product would not test anything";
             Context ctx;
+            ctx.set_isa_cap(SKN_ISA_SCALAR);
             MatmulOptions o;
             o.precision = p;
             std::vector<float> y(size_t(n * out), -1.0f);
