@@ -158,7 +158,7 @@ std::vector<float> run_direct(const Kernel& k, const View& w, int64_t out, int64
 }
 
 // 70 output rows: more than one 64-row INPUT_BLOCK_MAJOR run, a ragged
-// 4-row group; activation row counts past the 4-row step.
+// 4-row group; activation row counts below and past the 8-row step.
 TEST(GridKernels, ExtremeActivationsEveryTierOrderAndSplitAgree) {
     int ran = 0;
     for (FormatId id : kGrid) {
@@ -168,7 +168,7 @@ TEST(GridKernels, ExtremeActivationsEveryTierOrderAndSplitAgree) {
         for (bool random_blocks : {false, true}) {
             TestWeight rm(f, out, bpr, LayoutClass::BlockedRowMajor, 31 + uint64_t(random_blocks), random_blocks);
             TestWeight ibm(f, out, bpr, LayoutClass::BlockedInputMajor, 31 + uint64_t(random_blocks), random_blocks);
-            for (int64_t n : {1, 3, 6}) {
+            for (int64_t n : {1, 6, 11}) {
                 const std::vector<uint8_t> xq = extreme_activations(n, bpr, rng);
                 std::vector<float> first;
                 std::string first_name;
