@@ -14,6 +14,7 @@ void register_ternary_kernels(Registry& r);
 void register_dense_kernels(Registry& r);
 void register_nvfp4_kernels(Registry& r);
 void register_exact_kernels(Registry& r);
+void register_grid_kernels(Registry& r);
 
 void register_x86_64_kernels(Registry& r) {
     register_activation_kernels(r);
@@ -23,6 +24,7 @@ void register_x86_64_kernels(Registry& r) {
     register_dense_kernels(r);
     register_nvfp4_kernels(r);
     register_exact_kernels(r);
+    register_grid_kernels(r);
 }
 
 void register_target_kernels(Registry& r) { register_x86_64_kernels(r); }

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Grid-format SIMD kernels (IQ2_XXS, IQ2_XS, IQ2_S, IQ3_XXS, IQ3_S, IQ1_S,
+// IQ1_M) against Q8_K activations. One body (grid/body.inc) is compiled
+// once per tier (grid/<isa>.cpp); the registration code (grid/register.cpp,
+// built without ISA flags) hands the kernels plain byte strides.
+//
+// Every kernel computes each y[i, o] the same way (docs/kernels/grid.md):
+// per super-block an exact integer sum, then a fixed sequence of float32
+// operations in block order, so results are bit-identical across the two
+// block orders, the ISA tiers and any split of the output rows.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/x86_64/common/packed_args.hpp"
+
+namespace skn_core::kernels::x86_64 {
+
+using GridFn = void (*)(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+
+// The lattice points of formats/grid_points.hpp as eight bytes each (byte j
+// is element j), in the form the kernels add up: IQ2 grids the magnitudes
+// {8, 25, 43}; IQ1_S/IQ1_M 8 * {-1, 0, +1}, so that adding the group's delta
+// sign (+-1) gives 8 * (value + delta) exactly. Built without ISA flags
+// (grid/tables.cpp), one copy for every tier.
+template <int N>
+struct GridBytes {
+    uint64_t v[N];
+};
+extern const GridBytes<256> kGridIq2xxsBytes;
+extern const GridBytes<512> kGridIq2xsBytes;
+extern const GridBytes<1024> kGridIq2sBytes;
+extern const GridBytes<2048> kGridIq1Bytes8;
+// The IQ3 decode grids (4 magnitudes per entry, byte j element j) and the
+// 7-bit sign patterns of IQ2_XXS/IQ2_XS/IQ3_XXS (ggml's ksigns_iq2xs), as
+// formats/grid_iq3_tables.cpp holds them; named here so that the ISA code
+// reads nothing from formats/ but facts.hpp.
+extern const uint32_t (&kGridIq3xxsPoints)[256];
+extern const uint32_t (&kGridIq3sPoints)[512];
+extern const uint8_t (&kGridSigns7)[128];
+
+#define SKN_GRID_KERNELS(tier)                                                     \
+    void grid_iq2_xxs_##tier(const PackedArgs& a, int64_t ob, int64_t oe);         \
+    void grid_iq2_xs_##tier(const PackedArgs& a, int64_t ob, int64_t oe);          \
+    void grid_iq2_s_##tier(const PackedArgs& a, int64_t ob, int64_t oe);           \
+    void grid_iq3_xxs_##tier(const PackedArgs& a, int64_t ob, int64_t oe);         \
+    void grid_iq3_s_##tier(const PackedArgs& a, int64_t ob, int64_t oe);           \
+    void grid_iq1_s_##tier(const PackedArgs& a, int64_t ob, int64_t oe);           \
+    void grid_iq1_m_##tier(const PackedArgs& a, int64_t ob, int64_t oe);
+SKN_GRID_KERNELS(avx2)
+SKN_GRID_KERNELS(avx512)
+SKN_GRID_KERNELS(avx512vnni)
+#undef SKN_GRID_KERNELS
+
+}  // namespace skn_core::kernels::x86_64

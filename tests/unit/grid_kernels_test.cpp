@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: MIT
+// The grid-format fast kernels (src/kernels/x86_64/grid, docs/kernels/grid.md)
+// beyond the registry-driven suites: every x86 tier this CPU runs, forced
+// through the context's ISA cap, in both block orders and at several thread
+// counts, gives the same bits and stays within the reference's bound; and,
+// called directly on Q8_K blocks of extreme codes (-128, 127), every tier,
+// order and split of the output rows gives the same bits as the first, within
+// 1e-5 of the magnitude of an f64 sum over the decoded values (a vpmaddubsw
+// saturation would show as a difference).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dispatch/matmul.hpp"
+#include "dispatch/registry.hpp"
+#include "fixtures/sample_weight.hpp"
+#include "runtime/cpu.hpp"
+#include "support/matmul_harness.hpp"
+#include "support/matmul_reference.hpp"
+
+namespace skn_core {
+namespace {
+
+using test::TestWeight;
+
+constexpr FormatId kGrid[] = {FormatId::IQ2_XXS, FormatId::IQ2_XS, FormatId::IQ2_S, FormatId::IQ3_XXS,
+                              FormatId::IQ3_S,   FormatId::IQ1_S,  FormatId::IQ1_M};
+constexpr skn_isa kTiers[] = {SKN_ISA_AVX2, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI};
+constexpr int kSuper = 256;
+constexpr int kQ8kBytes = 292;  // f32 d, int8 qs[256], int16 bsums[16]
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+struct Events {
+    int fallbacks = 0;
+    skn_isa last_isa = SKN_ISA_SCALAR;
+    static void record(const skn_trace_event* e, void* user) {
+        auto* self = static_cast<Events*>(user);
+        self->fallbacks += e->kind == SKN_TRACE_FALLBACK;
+        self->last_isa = e->isa;
+    }
+};
+
+#if defined(__x86_64__)
+TEST(GridKernels, EveryFormatHasAFastKernelPerTierAndOrder) {
+    for (FormatId id : kGrid)
+        for (skn_isa isa : kTiers)
+            for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor}) {
+                const Kernel* k = test::find_kernel(id, c, FormatId::Q8_K, isa);
+                ASSERT_NE(k, nullptr) << find_format(id)->name << " " << isa_tag(isa) << " " << layout_class_name(c);
+            }
+    const Kernel* k = test::find_kernel(FormatId::IQ2_XXS, LayoutClass::BlockedInputMajor, FormatId::Q8_K,
+                                        SKN_ISA_AVX512_VNNI);
+    EXPECT_EQ(k->name, "matmul_wt_iq2_xxs_ibm_q8_k_avx512vnni");
+}
+#endif
+
+// Out 1, 7, 33; 1, 3, 5 super-blocks per row; quantized and random blocks;
+// every tier under the cap, both orders, 1 and 3 threads: one set of bits,
+// within the reference kernel's bound of the f64 product.
+TEST(GridKernels, TiersOrdersAndThreadsGiveOneResultWithinTheReferenceBound) {
+    int ran = 0;
+    for (FormatId id : kGrid) {
+        const FormatTraits& f = *find_format(id);
+        for (int64_t out : {1, 7, 33})
+            for (int64_t bpr : {1, 3, 5})
+                for (bool random_blocks : {false, true}) {
+                    const uint64_t seed = uint64_t(out * 10 + bpr) + (random_blocks ? 1000 : 0);
+                    TestWeight rm(f, out, bpr, LayoutClass::BlockedRowMajor, seed, random_blocks);
+                    TestWeight ibm(f, out, bpr, LayoutClass::BlockedInputMajor, seed, random_blocks);
+                    ASSERT_EQ(rm.decoded, ibm.decoded);
+                    for (int64_t n : {1, 2, 5}) {
+                        std::vector<float> x(size_t(n * rm.in));
+                        sample_weight(x.data(), n, rm.in, 77 + uint64_t(n));
+                        const auto ref = test::reference_matmul(rm.decoded, out, rm.in, x.data(), n, rm.in, nullptr,
+                                                                FormatId::Q8_K);
+                        std::vector<float> first;
+                        std::string first_what;
+                        for (skn_isa isa : kTiers) {
+                            if (!cpu_runs(isa)) continue;
+                            for (const TestWeight* w : {&rm, &ibm})
+                                for (int threads : {1, 3}) {
+                                    Context ctx;
+                                    ctx.set_isa_cap(isa);
+                                    ctx.set_threads(threads);
+                                    Events ev;
+                                    ctx.set_trace(TraceSink{&Events::record, &ev});
+                                    std::vector<float> y(size_t(n * out), std::nanf(""));
+                                    matmul_wt(ctx, x.data(), n, w->in, w->view, nullptr, y.data(), out, MatmulOptions{});
+                                    const std::string what = std::string(f.name) + " " + isa_tag(isa) + " " +
+                                                             layout_class_name(w->view.layout.layout_class()) +
+                                                             " threads=" + std::to_string(threads) +
+                                                             " out=" + std::to_string(out) + " bpr=" +
+                                                             std::to_string(bpr) + " n=" + std::to_string(n) +
+                                                             (random_blocks ? " random blocks" : "");
+                                    ASSERT_EQ(ev.fallbacks, 0) << what;
+                                    ASSERT_EQ(ev.last_isa, isa) << what;
+                                    ++ran;
+                                    if (first.empty()) {
+                                        first = y;
+                                        first_what = what;
+                                        for (size_t e = 0; e < y.size(); ++e)
+                                            ASSERT_LE(std::fabs(double(y[e]) - ref.y[e]), ref.bound[e]) << what << " at " << e;
+                                    } else {
+                                        ASSERT_TRUE(same_bits(y, first)) << what << " differs from " << first_what;
+                                    }
+                                }
+                        }
+                    }
+                }
+    }
+    if (ran == 0) GTEST_SKIP() << "no x86 SIMD tier runs on this CPU";
+}
+
+// Q8_K rows: per block all -128, all 127, alternating -128 / 127, or random
+// codes; d of either sign; bsums consistent with the codes.
+std::vector<uint8_t> extreme_activations(int64_t n, int64_t bpr, std::mt19937& rng) {
+    std::vector<uint8_t> x(size_t(n * bpr * kQ8kBytes));
+    for (int64_t k = 0; k < n * bpr; ++k) {
+        uint8_t* blk = x.data() + k * kQ8kBytes;
+        const int pattern = int(rng() % 4);
+        const float d = (rng() % 2 ? 1.0f : -1.0f) * float(1 + rng() % 100) / 512.0f;
+        std::memcpy(blk, &d, 4);
+        int8_t q[kSuper];
+        for (int e = 0; e < kSuper; ++e)
+            q[e] = int8_t(pattern == 0 ? -128 : pattern == 1 ? 127 : pattern == 2 ? (e % 2 ? 127 : -128) : int(rng() % 256) - 128);
+        std::memcpy(blk + 4, q, kSuper);
+        for (int j = 0; j < 16; ++j) {
+            int s = 0;
+            for (int l = 0; l < 16; ++l) s += q[16 * j + l];
+            const int16_t s16 = int16_t(s);
+            std::memcpy(blk + 260 + 2 * j, &s16, 2);
+        }
+    }
+    return x;
+}
+
+std::vector<float> run_direct(const Kernel& k, const View& w, int64_t out, int64_t in, const std::vector<uint8_t>& xq,
+                              int64_t n, int64_t rows_per_call) {
+    std::vector<float> y(size_t(n * out), std::nanf(""));
+    MatmulArgs a;
+    a.w = &w;
+    a.out = out;
+    a.in = in;
+    a.n = n;
+    a.xq = xq.data();
+    a.xq_stride = size_t(in / kSuper * kQ8kBytes);
+    a.y = y.data();
+    a.y_stride = out;
+    for (int64_t o = 0; o < out; o += rows_per_call) k.fn(a, o, o + rows_per_call < out ? o + rows_per_call : out);
+    return y;
+}
+
+// 70 output rows: more than one 64-row INPUT_BLOCK_MAJOR run, a ragged
+// 4-row group; activation row counts below and past the 8-row step.
+TEST(GridKernels, ExtremeActivationsEveryTierOrderAndSplitAgree) {
+    int ran = 0;
+    for (FormatId id : kGrid) {
+        const FormatTraits& f = *find_format(id);
+        const int64_t out = 70, bpr = 3, in = bpr * kSuper;
+        std::mt19937 rng(4321 + int(id));
+        for (bool random_blocks : {false, true}) {
+            TestWeight rm(f, out, bpr, LayoutClass::BlockedRowMajor, 31 + uint64_t(random_blocks), random_blocks);
+            TestWeight ibm(f, out, bpr, LayoutClass::BlockedInputMajor, 31 + uint64_t(random_blocks), random_blocks);
+            for (int64_t n : {1, 6, 11}) {
+                const std::vector<uint8_t> xq = extreme_activations(n, bpr, rng);
+                std::vector<float> first;
+                std::string first_name;
+                for (skn_isa isa : kTiers) {
+                    if (!cpu_runs(isa)) continue;
+                    for (const TestWeight* w : {&rm, &ibm}) {
+                        const Kernel* k = test::find_kernel(id, w->view.layout.layout_class(), FormatId::Q8_K, isa);
+                        ASSERT_NE(k, nullptr);
+                        SCOPED_TRACE(k->name + " n=" + std::to_string(n) + (random_blocks ? " random blocks" : ""));
+                        const std::vector<float> y = run_direct(*k, w->view, out, in, xq, n, out);
+                        ++ran;
+                        if (first.empty()) {
+                            first = y;
+                            first_name = k->name;
+                            for (int64_t i = 0; i < n; ++i)
+                                for (int64_t o = 0; o < out; ++o) {
+                                    double ref = 0, mag = 0;
+                                    for (int64_t e = 0; e < in; ++e) {
+                                        const uint8_t* xb = xq.data() + (i * bpr + e / kSuper) * kQ8kBytes;
+                                        float dx;
+                                        std::memcpy(&dx, xb, 4);
+                                        const double p = double(rm.decoded[size_t(o * in + e)]) * double(dx) *
+                                                         double(int8_t(xb[4 + e % kSuper]));
+                                        ref += p;
+                                        mag += std::fabs(p);
+                                    }
+                                    ASSERT_NEAR(y[size_t(i * out + o)], ref, 1e-5 * mag + 1e-30) << "i=" << i << " o=" << o;
+                                }
+                        } else {
+                            ASSERT_TRUE(same_bits(y, first)) << "differs from " << first_name;
+                        }
+                        EXPECT_TRUE(same_bits(run_direct(*k, w->view, out, in, xq, n, 1), y)) << "1-row calls";
+                        EXPECT_TRUE(same_bits(run_direct(*k, w->view, out, in, xq, n, 5), y)) << "5-row calls";
+                    }
+                }
+            }
+        }
+    }
+    if (ran == 0) GTEST_SKIP() << "no x86 SIMD tier runs on this CPU";
+}
+
+}  // namespace
+}  // namespace skn_core
