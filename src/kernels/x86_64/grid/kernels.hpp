@@ -12,6 +12,7 @@
 
 #include <cstdint>
 
+#include "kernels/x86_64/common/grid_tables.hpp"
 #include "kernels/x86_64/common/packed_args.hpp"
 
 namespace skn_core::kernels::x86_64 {
@@ -31,13 +32,8 @@ extern const GridBytes<256> kGridIq2xxsBytes;
 extern const GridBytes<512> kGridIq2xsBytes;
 extern const GridBytes<1024> kGridIq2sBytes;
 extern const GridBytes<2048> kGridIq1Bytes8;
-// The IQ3 decode grids (4 magnitudes per entry, byte j element j) and the
-// 7-bit sign patterns of IQ2_XXS/IQ2_XS/IQ3_XXS (ggml's ksigns_iq2xs), as
-// formats/grid_iq3_tables.cpp holds them; named here so that the ISA code
-// reads nothing from formats/ but facts.hpp.
-extern const uint32_t (&kGridIq3xxsPoints)[256];
-extern const uint32_t (&kGridIq3sPoints)[512];
-extern const uint8_t (&kGridSigns7)[128];
+// The IQ3 decode grids and the 7-bit sign patterns come from
+// common/grid_tables.hpp (the formats' own copies, as the exact family reads them).
 
 #define SKN_GRID_KERNELS(tier)                                                     \
     void grid_iq2_xxs_##tier(const PackedArgs& a, int64_t ob, int64_t oe);         \

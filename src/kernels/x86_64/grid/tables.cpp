@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The grid kernels' byte tables, derived at compile time from the one copy
-// of the lattice points (formats/grid_points.hpp), and the IQ3 tables
-// re-exported. Built without ISA flags.
+// of the lattice points (formats/grid_points.hpp). Built without ISA flags.
 #include <cstdint>
 
-#include "formats/grid_iq3_tables.hpp"
 #include "formats/grid_points.hpp"
 #include "kernels/x86_64/grid/kernels.hpp"
 
@@ -29,8 +27,5 @@ constinit const GridBytes<256> kGridIq2xxsBytes = bytes_of(codec::grid::kIq2xxsP
 constinit const GridBytes<512> kGridIq2xsBytes = bytes_of(codec::grid::kIq2xsPoints, kIq2Levels);
 constinit const GridBytes<1024> kGridIq2sBytes = bytes_of(codec::grid::kIq2sPoints, kIq2Levels);
 constinit const GridBytes<2048> kGridIq1Bytes8 = bytes_of(codec::grid::kIq1sPoints, kIq1Levels8);
-const uint32_t (&kGridIq3xxsPoints)[256] = codec::kIq3xxsGrid;
-const uint32_t (&kGridIq3sPoints)[512] = codec::kIq3sGrid;
-const uint8_t (&kGridSigns7)[128] = codec::kIq3SignsFrom7Bits;
 
 }  // namespace skn_core::kernels::x86_64
