@@ -1,31 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Fuzz one of skn's readers with libFuzzer for a while: build the target in
-# the asan preset's build (clang, ASan + UBSan, coverage on the library; the
-# preset builds the fuzz targets with the rest, so CI compiles them once),
-# write the seeds, replay the committed corpus once, then fuzz.
+# Fuzz one of skn's readers with libFuzzer for a while: build the target
+# with clang (ASan + UBSan, coverage on the library) in its own build
+# directory, write the seeds, replay the committed corpus once, then fuzz.
 #
 #   tests/fuzz/run_fuzz.sh TARGET [SECONDS]      TARGET: gguf or imatrix; SECONDS default 60
 #
-# Environment: SKN_FUZZ_BUILD_DIR (default build/asan; configured with
-# `cmake --preset asan` when it has no cache yet, otherwise used as it is,
-# so it must have been configured with clang and SKN_BUILD_FUZZ=ON),
-# SKN_FUZZ_JOBS (parallel fuzzing processes, default 1), SKN_FUZZ_ARGS
-# (extra libFuzzer flags). The corpus grown by earlier runs is kept in
-# $SKN_FUZZ_BUILD_DIR/fuzz/TARGET/corpus and reused. Exits non-zero when the
-# fuzzer finds a crash, leak or timeout; the reproducer is left in
-# $SKN_FUZZ_BUILD_DIR/fuzz/TARGET/artifacts.
+# Environment: SKN_FUZZ_BUILD_DIR (default build/fuzz; one build serves both
+# targets), SKN_FUZZ_JOBS (parallel fuzzing processes, default 1),
+# SKN_FUZZ_ARGS (extra libFuzzer flags). The corpus grown by earlier runs is
+# kept in $SKN_FUZZ_BUILD_DIR/runs/TARGET/corpus and reused. Exits non-zero
+# when the fuzzer finds a crash, leak or timeout; the reproducer is left in
+# $SKN_FUZZ_BUILD_DIR/runs/TARGET/artifacts.
 #
 # The committed corpora (tests/fuzz/corpus for gguf, tests/fuzz/imatrix_corpus
 # for imatrix; minimized) are replayed by ctest in every build too
 # (tests/fuzz/replay_corpus.cpp). To refresh one after a long run, merge what
 # the run found into it, e.g.
-#   build/asan/tests/fuzz/fuzz_gguf -merge=1 tests/fuzz/corpus build/asan/fuzz/gguf/corpus
+#   build/fuzz/tests/fuzz/fuzz_gguf -merge=1 tests/fuzz/corpus build/fuzz/runs/gguf/corpus
 set -euo pipefail
 target="${1:-}"
 seconds="${2:-60}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-build="${SKN_FUZZ_BUILD_DIR:-$root/build/asan}"
+build="${SKN_FUZZ_BUILD_DIR:-$root/build/fuzz}"
 jobs="${SKN_FUZZ_JOBS:-1}"
 
 case "$target" in
@@ -34,16 +31,17 @@ case "$target" in
   *) echo "usage: $0 gguf|imatrix [SECONDS]" >&2; exit 2 ;;
 esac
 
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  (cd "$root" && cmake --preset asan >/dev/null)
-fi
-if ! grep -q '^SKN_BUILD_FUZZ:BOOL=ON' "$build/CMakeCache.txt" || ! grep -q '^CMAKE_CXX_COMPILER:.*clang' "$build/CMakeCache.txt"; then
-  echo "run_fuzz: $build is not a clang build with SKN_BUILD_FUZZ=ON; configure it with 'cmake --preset asan' or point SKN_FUZZ_BUILD_DIR at one" >&2
-  exit 2
-fi
+sanitize="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+cmake -S "$root" -B "$build" -G Ninja \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSKN_BUILD_FUZZ=ON -DSKN_BUILD_BENCH=OFF -DSKN_BUILD_TOOLS=OFF \
+  -DCMAKE_C_FLAGS="$sanitize" -DCMAKE_CXX_FLAGS="$sanitize" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 cmake --build "$build" --target "fuzz_$target" "make_${target}_seeds"
 
-work="$build/fuzz/$target"
+work="$build/runs/$target"
 mkdir -p "$work/seeds" "$work/corpus" "$work/artifacts"
 "$build/tests/fuzz/make_${target}_seeds" "$work/seeds"
 
