@@ -7,6 +7,15 @@
 
 namespace skn_core {
 
+bool has_fresh_block_strides(const Layout& w) {
+    if (w.rank != 2) return false;
+    switch (w.layout_class()) {
+        case LayoutClass::BlockedRowMajor: return w.strides[1] == 1 && w.strides[0] == w.grid[1];
+        case LayoutClass::BlockedInputMajor: return w.strides[0] == 1 && w.strides[1] == w.grid[0];
+        default: return false;
+    }
+}
+
 const char* isa_tag(skn_isa isa) { return isa_name(isa); }
 
 const char* layout_tag(LayoutClass c) {

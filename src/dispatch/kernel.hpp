@@ -66,6 +66,12 @@ struct Kernel {
     bool (*supports)(const Layout& w) = nullptr;
 };
 
+// A `supports` for kernels that step through a 2-D block grid by fixed byte
+// strides: true when `w` has the strides a fresh [out, in] view of its order
+// has (BlockedRowMajor or BlockedInputMajor; any offset), false for narrowed,
+// selected or other strided views, which then run on another kernel.
+bool has_fresh_block_strides(const Layout& w);
+
 // A vectorized activation quantizer: writes exactly the bytes the codec's
 // quantize_row writes for `format` (formats/), faster. Inputs are finite.
 struct ActivationQuantizer {

@@ -15,20 +15,14 @@ void kq_entry(const MatmulArgs& m, int64_t out_begin, int64_t out_end) {
     F(kernels::x86_64::packed_args(m), out_begin, out_end);
 }
 
-// Canonical strides of a fresh [out, in] view in either order (any offset).
-bool rm_canonical(const Layout& l) { return l.rank == 2 && l.strides[1] == 1 && l.strides[0] == l.grid[1]; }
-bool ibm_canonical(const Layout& l) { return l.rank == 2 && l.strides[0] == 1 && l.strides[1] == l.grid[0]; }
-
 void add(Registry& r, FormatId f, LayoutClass c, skn_isa isa, MatmulKernelFn fn) {
-    Kernel k;
-    k.key = KernelKey{Op::MatmulWt, f, c, FormatId::Q8_K, isa};
-    k.fn = fn;
-    k.needs = kNeedsQuantized;
     // A multiple of the 16-row GEMM tile and the 4-row GEMV step, and the
     // GEMV's INPUT_BLOCK_MAJOR run (kquants/body512.inc, kIbmRows).
-    k.rows_per_task = 256;
-    k.supports = c == LayoutClass::BlockedRowMajor ? rm_canonical : ibm_canonical;
-    r.add(std::move(k));
+    r.add(Kernel{.key = KernelKey{Op::MatmulWt, f, c, FormatId::Q8_K, isa},
+                 .fn = fn,
+                 .needs = kNeedsQuantized,
+                 .rows_per_task = 256,
+                 .supports = has_fresh_block_strides});
 }
 
 }  // namespace
