@@ -61,21 +61,22 @@ TEST(GridKernels, EveryFormatHasAFastKernelPerTierAndOrder) {
 }
 #endif
 
-// Out 1, 7, 33; 1, 3, 5 super-blocks per row; quantized and random blocks;
+// Out 1, 7, 33, 65; 1, 3, 5 super-blocks per row; n 1 .. 9 (every
+// activation-row template and the 8-row step); quantized and random blocks;
 // every tier under the cap, both orders, 1 and 3 threads: one set of bits,
 // within the reference kernel's bound of the f64 product.
 TEST(GridKernels, TiersOrdersAndThreadsGiveOneResultWithinTheReferenceBound) {
     int ran = 0;
     for (FormatId id : kGrid) {
         const FormatTraits& f = *find_format(id);
-        for (int64_t out : {1, 7, 33})
+        for (int64_t out : {1, 7, 33, 65})
             for (int64_t bpr : {1, 3, 5})
                 for (bool random_blocks : {false, true}) {
                     const uint64_t seed = uint64_t(out * 10 + bpr) + (random_blocks ? 1000 : 0);
                     TestWeight rm(f, out, bpr, LayoutClass::BlockedRowMajor, seed, random_blocks);
                     TestWeight ibm(f, out, bpr, LayoutClass::BlockedInputMajor, seed, random_blocks);
                     ASSERT_EQ(rm.decoded, ibm.decoded);
-                    for (int64_t n : {1, 2, 5}) {
+                    for (int64_t n = 1; n <= 9; ++n) {
                         std::vector<float> x(size_t(n * rm.in));
                         sample_weight(x.data(), n, rm.in, 77 + uint64_t(n));
                         const auto ref = test::reference_matmul(rm.decoded, out, rm.in, x.data(), n, rm.in, nullptr,
@@ -168,7 +169,7 @@ TEST(GridKernels, ExtremeActivationsEveryTierOrderAndSplitAgree) {
         for (bool random_blocks : {false, true}) {
             TestWeight rm(f, out, bpr, LayoutClass::BlockedRowMajor, 31 + uint64_t(random_blocks), random_blocks);
             TestWeight ibm(f, out, bpr, LayoutClass::BlockedInputMajor, 31 + uint64_t(random_blocks), random_blocks);
-            for (int64_t n : {1, 6, 11}) {
+            for (int64_t n : {1, 3, 4, 6, 7, 8, 11}) {
                 const std::vector<uint8_t> xq = extreme_activations(n, bpr, rng);
                 std::vector<float> first;
                 std::string first_name;
