@@ -21,21 +21,19 @@
 #include "runtime/cpu.hpp"
 #include "support/matmul_harness.hpp"
 #include "support/matmul_reference.hpp"
+#include "support/q8k_direct.hpp"
 
 namespace skn_core {
 namespace {
 
+using test::kQ8kBytes;
+using test::same_bits;
 using test::TestWeight;
 
 constexpr FormatId kGrid[] = {FormatId::IQ2_XXS, FormatId::IQ2_XS, FormatId::IQ2_S, FormatId::IQ3_XXS,
                               FormatId::IQ3_S,   FormatId::IQ1_S,  FormatId::IQ1_M};
 constexpr skn_isa kTiers[] = {SKN_ISA_AVX2, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI};
-constexpr int kSuper = 256;
-constexpr int kQ8kBytes = 292;  // f32 d, int8 qs[256], int16 bsums[16]
-
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
+constexpr int kSuper = test::kQ8kElems;
 
 struct Events {
     int fallbacks = 0;
@@ -119,45 +117,6 @@ TEST(GridKernels, TiersOrdersAndThreadsGiveOneResultWithinTheReferenceBound) {
     if (ran == 0) GTEST_SKIP() << "no x86 SIMD tier runs on this CPU";
 }
 
-// Q8_K rows: per block all -128, all 127, alternating -128 / 127, or random
-// codes; d of either sign; bsums consistent with the codes.
-std::vector<uint8_t> extreme_activations(int64_t n, int64_t bpr, std::mt19937& rng) {
-    std::vector<uint8_t> x(size_t(n * bpr * kQ8kBytes));
-    for (int64_t k = 0; k < n * bpr; ++k) {
-        uint8_t* blk = x.data() + k * kQ8kBytes;
-        const int pattern = int(rng() % 4);
-        const float d = (rng() % 2 ? 1.0f : -1.0f) * float(1 + rng() % 100) / 512.0f;
-        std::memcpy(blk, &d, 4);
-        int8_t q[kSuper];
-        for (int e = 0; e < kSuper; ++e)
-            q[e] = int8_t(pattern == 0 ? -128 : pattern == 1 ? 127 : pattern == 2 ? (e % 2 ? 127 : -128) : int(rng() % 256) - 128);
-        std::memcpy(blk + 4, q, kSuper);
-        for (int j = 0; j < 16; ++j) {
-            int s = 0;
-            for (int l = 0; l < 16; ++l) s += q[16 * j + l];
-            const int16_t s16 = int16_t(s);
-            std::memcpy(blk + 260 + 2 * j, &s16, 2);
-        }
-    }
-    return x;
-}
-
-std::vector<float> run_direct(const Kernel& k, const View& w, int64_t out, int64_t in, const std::vector<uint8_t>& xq,
-                              int64_t n, int64_t rows_per_call) {
-    std::vector<float> y(size_t(n * out), std::nanf(""));
-    MatmulArgs a;
-    a.w = &w;
-    a.out = out;
-    a.in = in;
-    a.n = n;
-    a.xq = xq.data();
-    a.xq_stride = size_t(in / kSuper * kQ8kBytes);
-    a.y = y.data();
-    a.y_stride = out;
-    for (int64_t o = 0; o < out; o += rows_per_call) k.fn(a, o, o + rows_per_call < out ? o + rows_per_call : out);
-    return y;
-}
-
 // 70 output rows: more than one 64-row INPUT_BLOCK_MAJOR run, a ragged
 // 4-row group; activation row counts below and past the 8-row step.
 TEST(GridKernels, ExtremeActivationsEveryTierOrderAndSplitAgree) {
@@ -170,7 +129,7 @@ TEST(GridKernels, ExtremeActivationsEveryTierOrderAndSplitAgree) {
             TestWeight rm(f, out, bpr, LayoutClass::BlockedRowMajor, 31 + uint64_t(random_blocks), random_blocks);
             TestWeight ibm(f, out, bpr, LayoutClass::BlockedInputMajor, 31 + uint64_t(random_blocks), random_blocks);
             for (int64_t n : {1, 3, 4, 6, 7, 8, 11}) {
-                const std::vector<uint8_t> xq = extreme_activations(n, bpr, rng);
+                const std::vector<uint8_t> xq = test::extreme_q8k_activations(n, bpr, rng);
                 std::vector<float> first;
                 std::string first_name;
                 for (skn_isa isa : kTiers) {
@@ -179,7 +138,7 @@ TEST(GridKernels, ExtremeActivationsEveryTierOrderAndSplitAgree) {
                         const Kernel* k = test::find_kernel(id, w->view.layout.layout_class(), FormatId::Q8_K, isa);
                         ASSERT_NE(k, nullptr);
                         SCOPED_TRACE(k->name + " n=" + std::to_string(n) + (random_blocks ? " random blocks" : ""));
-                        const std::vector<float> y = run_direct(*k, w->view, out, in, xq, n, out);
+                        const std::vector<float> y = test::run_q8k_kernel_direct(*k, w->view, out, in, xq, n, out);
                         ++ran;
                         if (first.empty()) {
                             first = y;
@@ -201,8 +160,8 @@ TEST(GridKernels, ExtremeActivationsEveryTierOrderAndSplitAgree) {
                         } else {
                             ASSERT_TRUE(same_bits(y, first)) << "differs from " << first_name;
                         }
-                        EXPECT_TRUE(same_bits(run_direct(*k, w->view, out, in, xq, n, 1), y)) << "1-row calls";
-                        EXPECT_TRUE(same_bits(run_direct(*k, w->view, out, in, xq, n, 5), y)) << "5-row calls";
+                        EXPECT_TRUE(same_bits(test::run_q8k_kernel_direct(*k, w->view, out, in, xq, n, 1), y)) << "1-row calls";
+                        EXPECT_TRUE(same_bits(test::run_q8k_kernel_direct(*k, w->view, out, in, xq, n, 5), y)) << "5-row calls";
                     }
                 }
             }

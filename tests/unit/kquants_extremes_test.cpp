@@ -19,12 +19,14 @@
 #include "formats/tensor_codec.hpp"
 #include "layout/prepack.hpp"
 #include "layout/view.hpp"
+#include "support/q8k_direct.hpp"
 
 namespace skn_core {
 namespace {
 
-constexpr int kSuper = 256;
-constexpr int kQ8kBytes = 292;  // f32 d, int8 qs[256], int16 bsums[16]
+constexpr int kSuper = test::kQ8kElems;
+using test::kQ8kBytes;
+using test::same_bits;
 
 struct FormatCase {
     FormatId id;
@@ -57,53 +59,10 @@ std::vector<uint8_t> extreme_weight(const FormatCase& fc, int64_t out, int64_t b
     return w;
 }
 
-// Q8_K rows: per block all -128, all 127, alternating -128 / 127, or
-// random in [-128, 127]; d of either sign; bsums consistent with the codes.
-std::vector<uint8_t> extreme_activations(int64_t n, int64_t bpr, std::mt19937& rng) {
-    std::vector<uint8_t> x(size_t(n * bpr * kQ8kBytes));
-    for (int64_t k = 0; k < n * bpr; ++k) {
-        uint8_t* blk = x.data() + k * kQ8kBytes;
-        const int pattern = int(rng() % 4);
-        const float d = (rng() % 2 ? 1.0f : -1.0f) * float(1 + rng() % 100) / 512.0f;
-        std::memcpy(blk, &d, 4);
-        int8_t q[kSuper];
-        for (int e = 0; e < kSuper; ++e)
-            q[e] = int8_t(pattern == 0 ? -128 : pattern == 1 ? 127 : pattern == 2 ? (e % 2 ? 127 : -128) : int(rng() % 256) - 128);
-        std::memcpy(blk + 4, q, kSuper);
-        for (int j = 0; j < 16; ++j) {
-            int s = 0;
-            for (int l = 0; l < 16; ++l) s += q[16 * j + l];
-            const int16_t s16 = int16_t(s);
-            std::memcpy(blk + 260 + 2 * j, &s16, 2);
-        }
-    }
-    return x;
-}
-
 const Kernel* find_kernel(FormatId f, LayoutClass c, skn_isa isa) {
     for (const Kernel& k : default_registry().kernels())
         if (k.key.weight == f && k.key.layout == c && k.key.activation == FormatId::Q8_K && k.key.isa == isa) return &k;
     return nullptr;
-}
-
-std::vector<float> run(const Kernel& k, const View& w, int64_t out, int64_t in, const std::vector<uint8_t>& xq,
-                       int64_t n, int64_t rows_per_call) {
-    std::vector<float> y(size_t(n * out), std::nanf(""));
-    MatmulArgs a;
-    a.w = &w;
-    a.out = out;
-    a.in = in;
-    a.n = n;
-    a.xq = xq.data();
-    a.xq_stride = size_t(in / kSuper * kQ8kBytes);
-    a.y = y.data();
-    a.y_stride = out;
-    for (int64_t o = 0; o < out; o += rows_per_call) k.fn(a, o, o + rows_per_call < out ? o + rows_per_call : out);
-    return y;
-}
-
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
 // Every fast x86 tier and order on one weight shape and these activation
@@ -127,7 +86,7 @@ int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns)
             return checked_tiers;
         }
         for (int64_t n : ns) {
-            const std::vector<uint8_t> xq = extreme_activations(n, bpr, rng);
+            const std::vector<uint8_t> xq = test::extreme_q8k_activations(n, bpr, rng);
             std::vector<float> first;
             std::string first_name;
             for (skn_isa isa : tiers) {
@@ -137,7 +96,7 @@ int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns)
                     if (k == nullptr) continue;
                     SCOPED_TRACE(k->name + " n=" + std::to_string(n));
                     const View& w = c == LayoutClass::BlockedRowMajor ? rm : ibm;
-                    const std::vector<float> y = run(*k, w, out, in, xq, n, out);
+                    const std::vector<float> y = test::run_q8k_kernel_direct(*k, w, out, in, xq, n, out);
                     ++checked_tiers;
                     if (first.empty()) {
                         first = y;
@@ -161,8 +120,8 @@ int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns)
                         EXPECT_TRUE(same_bits(y, first)) << "differs from " << first_name;
                     }
                     // Any split of the output rows gives the same bits.
-                    EXPECT_TRUE(same_bits(run(*k, w, out, in, xq, n, 1), y)) << "1-row calls";
-                    EXPECT_TRUE(same_bits(run(*k, w, out, in, xq, n, 5), y)) << "5-row calls";
+                    EXPECT_TRUE(same_bits(test::run_q8k_kernel_direct(*k, w, out, in, xq, n, 1), y)) << "1-row calls";
+                    EXPECT_TRUE(same_bits(test::run_q8k_kernel_direct(*k, w, out, in, xq, n, 5), y)) << "5-row calls";
                 }
             }
         }
