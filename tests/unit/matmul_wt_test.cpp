@@ -308,7 +308,7 @@ TEST(MatmulWtFallback, RealRegistryWithASimdKernelRemoved) {
 }
 
 // Wherever no SIMD kernel serves a format (every format on a CPU
-// architecture without a kernel provider, e.g. aarch64 today), the reference
+// architecture without SIMD kernels, e.g. the portable provider's), the reference
 // kernel runs and says so with one FALLBACK event: never silently.
 TEST(MatmulWtFallback, EveryFormatWithoutASimdKernelRunsTheReferenceWithAFallbackEvent) {
     Context probe;
@@ -327,7 +327,7 @@ TEST(MatmulWtFallback, EveryFormatWithoutASimdKernelRunsTheReferenceWithAFallbac
                 const Kernel* k = default_registry().best(f.id, o, f.activation, cap, nullptr);
                 return k != nullptr && k->key.isa != SKN_ISA_SCALAR;
             }();
-#if !defined(__x86_64__)
+#if !defined(__x86_64__) && !defined(__aarch64__)
             EXPECT_EQ(best->key.isa, SKN_ISA_SCALAR) << best->name << ": no SIMD kernels are built for this architecture";
 #endif
             if (best->key.isa != SKN_ISA_SCALAR) continue;
@@ -347,7 +347,7 @@ TEST(MatmulWtFallback, EveryFormatWithoutASimdKernelRunsTheReferenceWithAFallbac
             ++checked;
         }
     }
-#if !defined(__x86_64__)
+#if !defined(__x86_64__) && !defined(__aarch64__)
     EXPECT_GT(checked, 0);
 #else
     if (checked == 0) GTEST_SKIP() << "every block format has a SIMD kernel on this CPU in both orders";

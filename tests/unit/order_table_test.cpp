@@ -5,6 +5,7 @@
 // and no measured rows would silently keep whatever order the weight came in.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <set>
 #include <string>
 #include <utility>
@@ -35,9 +36,23 @@ TEST(OrderTable, EveryFormatAndTierWithKernelsInBothOrdersIsMeasured) {
         EXPECT_GT(m.input_block_major, 0.0) << m.format << " " << m.isa;
         (m.regime == BatchRegime::Gemv ? gemv : gemm).insert({m.format, m.isa});
     }
+    // No arm64 machine has timed the NEON kernels (qemu's times say nothing,
+    // docs/kernels/neon.md): until one does, the table has no aarch64 rows and
+    // skn_prepack_for_matmul keeps an arm64 weight's own order. Such pairs are
+    // named in the output, not checked; every x86 pair still is.
+    std::set<std::string> unmeasured_arch_tiers;
+    for (const IsaInfo& i : isa_table())
+        if (i.arch == Arch::Aarch64) unmeasured_arch_tiers.insert(i.name);
     int pairs = 0;
     for (const auto& key : rm) {
         if (ibm.count(key) == 0) continue;
+        if (unmeasured_arch_tiers.count(key.second) != 0) {
+            EXPECT_EQ(gemv.count(key) + gemm.count(key), 0u) << key.first << " at " << key.second
+                                                              << ": aarch64 rows exist now; drop this exemption";
+            std::printf("unmeasured: %s at %s (no arm64 hardware; the weight's own order is kept)\n",
+                        key.first.c_str(), key.second.c_str());
+            continue;
+        }
         ++pairs;
         EXPECT_EQ(gemv.count(key), 1u) << key.first << " at " << key.second
                                        << " has SIMD kernels in both orders but no n = 1 row in order_table.inc: run "
@@ -45,7 +60,7 @@ TEST(OrderTable, EveryFormatAndTierWithKernelsInBothOrdersIsMeasured) {
         EXPECT_EQ(gemm.count(key), 1u) << key.first << " at " << key.second
                                        << " has SIMD kernels in both orders but no n >= 32 row in order_table.inc";
     }
-    if (pairs == 0) GTEST_SKIP() << "no format has SIMD kernels in both orders in this build (reference-only provider)";
+    if (pairs == 0) GTEST_SKIP() << "no format has measurable SIMD kernels in both orders in this build";
 }
 
 TEST(OrderTable, RowsNameKnownFormatsAndTiers) {

@@ -1,13 +1,21 @@
 // SPDX-License-Identifier: MIT
-// The aarch64 provider. No SIMD kernel family exists for Arm yet, so every
-// format runs through the reference kernels (kernels/ref) with a FALLBACK
-// trace event, bit-identical to x86-64's reference results. A NEON family
-// goes in kernels/aarch64/<family>/ and is registered here.
+// The aarch64 provider: registers every NEON kernel family (one folder each,
+// <family>/register.cpp) and the vectorized activation quantizers. The
+// families' tier sources are compiled with their tier's flags; this file and
+// every register.cpp are built without them and only take their functions.
+// Formats no family covers yet run through the reference kernels
+// (kernels/ref) with a FALLBACK trace event (docs/kernels/neon.md).
 #include "dispatch/registry.hpp"
 
 namespace skn_core {
 
-void register_aarch64_kernels(Registry& r) { (void)r; }
+void register_aarch64_activation_kernels(Registry& r);
+void register_aarch64_q32_kernels(Registry& r);
+
+void register_aarch64_kernels(Registry& r) {
+    register_aarch64_activation_kernels(r);
+    register_aarch64_q32_kernels(r);
+}
 
 void register_target_kernels(Registry& r) { register_aarch64_kernels(r); }
 

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+// Vectorized activation quantizers for fast precision on aarch64: each writes
+// exactly the bytes of the codec's scalar quantize_row for its format
+// (src/formats), so every kernel sees the same activations whichever
+// quantizer ran. Inputs are finite (the dispatcher checks before quantizing).
+#pragma once
+
+#include <cstdint>
+
+namespace skn_core::kernels::aarch64 {
+
+void quantize_row_q8_0_neon(const float* src, int64_t n, uint8_t* dst);
+
+}  // namespace skn_core::kernels::aarch64

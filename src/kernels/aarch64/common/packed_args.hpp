@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// What a packed-weight kernel reads, as a plain struct: the ISA translation
+// units see only this (no library inline function is compiled with the
+// tiers' -march flags), and the flag-free registration code fills it from
+// MatmulArgs. The aarch64 twin of x86_64/common/packed_args.hpp (providers
+// share no code: each folder builds alone).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace skn_core {
+struct MatmulArgs;
+}
+
+namespace skn_core::kernels::aarch64 {
+
+struct PackedArgs {
+    const uint8_t* w = nullptr;  // block (0, 0) of the weight
+    int64_t so = 0, sb = 0;      // bytes between blocks (o, b) and (o + 1, b) / (o, b + 1)
+    int64_t bpr = 0;             // weight blocks per row
+    int64_t n = 0;               // activation rows
+    const uint8_t* xq = nullptr; // quantized activation rows, xq_stride bytes apart
+    size_t xq_stride = 0;
+    const float* bias = nullptr;
+    float* y = nullptr;
+    int64_t y_stride = 0;
+};
+
+// Built without ISA flags (common/packed_args.cpp).
+PackedArgs packed_args(const MatmulArgs& m);
+
+}  // namespace skn_core::kernels::aarch64

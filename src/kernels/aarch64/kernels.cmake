@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: MIT
+# The aarch64 provider's sources. Included from src/CMakeLists.txt (source
+# properties are per directory, so the tiers are declared in skn_core's).
+# One line per family and tier: skn_add_kernel_tier gives it its ISA's flags
+# (src/runtime/isa_table.def: neon = Armv8.0, neondotprod = Armv8.2+dotprod).
+set(_a64 ${CMAKE_CURRENT_LIST_DIR})
+
+# Built without ISA flags: the provider, each family's registration table and
+# the shared argument packing.
+target_sources(skn_core PRIVATE
+  ${_a64}/register.cpp ${_a64}/common/packed_args.cpp
+  ${_a64}/activation/register.cpp ${_a64}/q32/register.cpp)
+
+skn_add_kernel_tier(skn_core activation neon ${_a64}/activation/neon.cpp)
+
+# The float steps of the accumulation contract (q32/kernels.hpp) are written
+# out as separate multiplies and FMAs; nothing else may be fused.
+skn_add_kernel_tier(skn_core q32 neon ${_a64}/q32/neon.cpp OPTIONS -ffp-contract=off)
+skn_add_kernel_tier(skn_core q32 neondotprod ${_a64}/q32/neondotprod.cpp OPTIONS -ffp-contract=off)
