@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Fuzz one of skn's readers with libFuzzer for a while: build the target
-# with clang (ASan + UBSan, coverage on the library) in its own build
+# with clang (ASan + UBSan, coverage on the readers' slice of the core:
+# tests/fuzz/CMakeLists.txt) in its own build
 # directory, write the seeds, replay the committed corpus once, then fuzz.
 #
 #   tests/fuzz/run_fuzz.sh TARGET [SECONDS]      TARGET: gguf or imatrix; SECONDS default 60
