@@ -20,8 +20,8 @@ TEST(FuzzSeeds, EveryFormatSeedHoldsOneValidTensorOfEveryFormat) {
     for (const FormatTraits& fmt : all_formats()) {
         SCOPED_TRACE(fmt.name);
         const std::optional<size_t> i = f->find_tensor(fmt.name);
-        ASSERT_TRUE(i.has_value()) << "no tensor " << fmt.name << ": rewrite the seeds with "
-                        << "build/release/tests/fuzz/make_gguf_seeds tests/fuzz/corpus";
+        ASSERT_TRUE(i.has_value()) << "no tensor " << fmt.name << ": rewrite the seeds (tests/fuzz/run_fuzz.sh gguf "
+                                   << "writes them to build/fuzz/runs/gguf/seeds; copy every_format.gguf here)";
         const Tensor& t = f->tensor(int64_t(*i));
         ASSERT_NE(t.type.format, nullptr);
         EXPECT_EQ(t.type.format->id, fmt.id);
