@@ -90,6 +90,12 @@ TEST(PoolCache, AForkedChildStartsItsOwnPools) {
 // does for many small tensors (norms, biases, small projections).
 constexpr int64_t kRows = 3, kCols = 96;
 
+std::vector<float> small_weight(uint64_t seed) {
+    std::vector<float> w(size_t(kRows * kCols));
+    sample_weight(w.data(), kRows, kCols, seed);
+    return w;
+}
+
 std::vector<uint8_t> quantize_small(const FormatTraits& f, const std::vector<float>& w, int threads) {
     std::vector<uint8_t> q(quantized_size(f, kRows, kCols));
     quantize_tensor(f, w.data(), kRows, kCols, q.data(), q.size(), nullptr, threads);
@@ -98,8 +104,7 @@ std::vector<uint8_t> quantize_small(const FormatTraits& f, const std::vector<flo
 
 TEST(QuantizePools, ManySmallCallsWriteTheOneThreadBytesAndStartNoPoolPerCall) {
     const FormatTraits& f = *find_format(FormatId::Q4_0);
-    std::vector<float> w(size_t(kRows * kCols));
-    sample_weight(w.data(), kRows, kCols, 11);
+    const std::vector<float> w = small_weight(11);
     const std::vector<uint8_t> want = quantize_small(f, w, 1);
     const size_t started = PoolCache::shared().pools_started();
     for (int call = 0; call < 200; ++call) ASSERT_EQ(quantize_small(f, w, 3), want) << "call " << call;
@@ -108,8 +113,7 @@ TEST(QuantizePools, ManySmallCallsWriteTheOneThreadBytesAndStartNoPoolPerCall) {
 
 TEST(QuantizePools, ConcurrentSmallCallsWriteTheOneThreadBytes) {
     const FormatTraits& f = *find_format(FormatId::Q8_0);
-    std::vector<float> w(size_t(kRows * kCols));
-    sample_weight(w.data(), kRows, kCols, 12);
+    const std::vector<float> w = small_weight(12);
     const std::vector<uint8_t> want = quantize_small(f, w, 1);
     const size_t started = PoolCache::shared().pools_started();
     constexpr int kCallers = 4;
