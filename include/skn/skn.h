@@ -245,8 +245,10 @@ typedef struct skn_quantize_options {
     int64_t importance_count;
     /* Threads that share the rows, 1..1024, the calling thread included;
      * 0 (default) means the library's default, one thread, as a new
-     * skn_context has: skn starts no thread it was not asked for. The bytes
-     * are identical for every thread count. */
+     * skn_context has: skn starts no thread it was not asked for. With more
+     * than one, the threads stay idle after the call for the next call of
+     * the same count (at most four idle pools per process; concurrent calls
+     * never share one). The bytes are identical for every thread count. */
     int32_t threads;
 } skn_quantize_options;
 

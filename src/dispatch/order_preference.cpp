@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "dispatch/order_preference.hpp"
 
+#include <cstring>
+
+#include "runtime/isa.hpp"
+
 namespace skn_core {
 namespace {
 
@@ -13,6 +17,15 @@ struct Row {
 
 constexpr Row kRows[] = {
 #include "dispatch/order_table.inc"
+};
+
+struct Unmeasured {
+    const char* arch;
+    const char* reason;
+};
+
+constexpr Unmeasured kUnmeasured[] = {
+#include "dispatch/order_table_unmeasured.inc"
 };
 
 std::optional<BlockOrder> decide(const OrderMeasurement* m) {
@@ -34,6 +47,21 @@ const std::vector<OrderMeasurement>& order_table() {
         return t;
     }();
     return table;
+}
+
+const char* order_unmeasured_reason(const char* isa) {
+    skn_isa tier;
+    if (isa == nullptr || !parse_isa(isa, &tier)) return nullptr;
+    const char* arch = arch_name(find_isa(tier)->arch);
+    for (const Unmeasured& u : kUnmeasured)
+        if (std::strcmp(u.arch, arch) == 0) return u.reason;
+    return nullptr;
+}
+
+std::vector<std::string> order_unmeasured_architectures() {
+    std::vector<std::string> out;
+    for (const Unmeasured& u : kUnmeasured) out.emplace_back(u.arch);
+    return out;
 }
 
 std::optional<BlockOrder> measured_faster_order(const std::vector<OrderMeasurement>& table, const FormatTraits& f,

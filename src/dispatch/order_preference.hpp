@@ -27,6 +27,16 @@ struct OrderMeasurement {
 // The checked-in table.
 const std::vector<OrderMeasurement>& order_table();
 
+// Why the table has no rows for the architecture of tier `isa` (isa_tag,
+// "neon"), when it states that architecture not measured
+// (order_table_unmeasured.inc); nullptr when the architecture is measured,
+// for scalar and for a name that is no tier. A pair of kernels on an
+// unmeasured architecture keeps the weight's own order.
+const char* order_unmeasured_reason(const char* isa);
+
+// The architectures the table states not measured (isa_table.def words).
+std::vector<std::string> order_unmeasured_architectures();
+
 // Orders closer than this (relative) are a tie: within the run-to-run noise
 // docs/performance.md reports, so not worth a copy of the weight.
 constexpr double kOrderTieRatio = 1.05;

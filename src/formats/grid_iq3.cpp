@@ -13,6 +13,7 @@
 #include "formats/codecs.hpp"
 #include "formats/grid_iq3_search.hpp"
 #include "formats/grid_iq3_tables.hpp"
+#include "formats/grid_signs.hpp"
 #include "formats/half.hpp"
 
 namespace skn_core::codec {
@@ -320,7 +321,7 @@ void decode_iq3_xxs(const uint8_t* src, int64_t nblocks, float /*tensor_scale*/,
             const uint32_t aux = load_u32le(scales_and_signs + 4 * ib);
             const float db = d * (0.5f + float(aux >> 28)) * 0.5f;
             for (int l = 0; l < 4; ++l, dst += 8) {
-                const uint8_t sg = kIq3SignsFrom7Bits[(aux >> (7 * l)) & 127];
+                const uint8_t sg = grid::kSignPatterns[(aux >> (7 * l)) & 127];
                 const uint32_t g1 = kIq3xxsGrid[qs[2 * l]];
                 const uint32_t g2 = kIq3xxsGrid[qs[2 * l + 1]];
                 for (int j = 0; j < 4; ++j) {

@@ -113,19 +113,6 @@ const uint32_t kIq3sGrid[512] = {
     0x0f090307, 0x0f090501, 0x0f090b01, 0x0f0b0505, 0x0f0b0905, 0x0f0d0105, 0x0f0d0703, 0x0f0f0101,
 };
 
-// Sign patterns of 8 elements from a 7-bit index: the low 7 bits are the
-// index, bit 7 makes the count of set bits even (the eighth sign is implied).
-const uint8_t kIq3SignsFrom7Bits[128] = {
-      0, 129, 130,   3, 132,   5,   6, 135, 136,   9,  10, 139,  12, 141, 142,  15,
-    144,  17,  18, 147,  20, 149, 150,  23,  24, 153, 154,  27, 156,  29,  30, 159,
-    160,  33,  34, 163,  36, 165, 166,  39,  40, 169, 170,  43, 172,  45,  46, 175,
-     48, 177, 178,  51, 180,  53,  54, 183, 184,  57,  58, 187,  60, 189, 190,  63,
-    192,  65,  66, 195,  68, 197, 198,  71,  72, 201, 202,  75, 204,  77,  78, 207,
-     80, 209, 210,  83, 212,  85,  86, 215, 216,  89,  90, 219,  92, 221, 222,  95,
-     96, 225, 226,  99, 228, 101, 102, 231, 232, 105, 106, 235, 108, 237, 238, 111,
-    240, 113, 114, 243, 116, 245, 246, 119, 120, 249, 250, 123, 252, 125, 126, 255,
-};
-
 // The same grids as coordinate lists, the form the quantizer searches: entry
 // k packs 4 levels of 3 bits, element i in bits 3i..3i+2; level l stands for
 // the odd integer 2l + 1. Entry k is the point kIq3xxsGrid[k] / kIq3sGrid[k].

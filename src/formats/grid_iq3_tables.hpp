@@ -10,7 +10,6 @@ namespace skn_core::codec {
 
 extern const uint32_t kIq3xxsGrid[256];
 extern const uint32_t kIq3sGrid[512];
-extern const uint8_t kIq3SignsFrom7Bits[128];
 extern const uint16_t kIq3xxsCoords[256];
 extern const uint16_t kIq3sCoords[512];
 

@@ -4,14 +4,14 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <memory>
+#include <optional>
 #include <vector>
 
 #include "layout/orientation.hpp"
 #include "runtime/checked.hpp"
 #include "runtime/error.hpp"
+#include "runtime/pool_cache.hpp"
 #include "runtime/row_ranges.hpp"
-#include "runtime/thread_pool.hpp"
 
 namespace skn_core {
 namespace {
@@ -73,10 +73,12 @@ void quantize_tensor(const FormatTraits& f, const float* src, int64_t rows, int6
     if (importance != nullptr) check_importance(importance, n_per_row);
 
     // A pool only when there is more than one row to share out; the calling
-    // thread is one of the pool's threads.
-    std::unique_ptr<ThreadPool> pool;
-    if (threads > 1 && rows > 1) pool = std::make_unique<ThreadPool>(int(std::min<int64_t>(threads, rows)));
-    const RowRanges ranges(rows, pool.get());
+    // thread is one of the pool's threads. Leased from the process's idle
+    // pools: a converter quantizes tensor after tensor, and starting and
+    // joining threads for each small one would cost more than the work.
+    std::optional<PoolCache::Lease> pool;
+    if (threads > 1 && rows > 1) pool.emplace(PoolCache::shared().lease(int(std::min<int64_t>(threads, rows))));
+    const RowRanges ranges(rows, pool ? pool->get() : nullptr);
 
     // No block format can represent NaN or infinity; the reference
     // quantizers turn them into garbage, so refuse them by position before

@@ -54,6 +54,16 @@ constexpr Arch build_arch() {
 #endif
 }
 
+// The architecture's word in isa_table.def: "x86_64", "aarch64", "any".
+constexpr const char* arch_name(Arch a) {
+    switch (a) {
+        case Arch::X86_64: return "x86_64";
+        case Arch::Aarch64: return "aarch64";
+        case Arch::Any: break;
+    }
+    return "any";
+}
+
 // Whether a cap of `cap` allows a kernel built for `isa`: scalar always; else
 // only a tier of the cap's own architecture ranked at or below it. A cap
 // naming another architecture's tier allows scalar alone.

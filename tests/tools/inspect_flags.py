@@ -19,7 +19,9 @@ def gguf_string(s: bytes) -> bytes:
 def make_file(path: str) -> None:
     long_name = b"blk.0." + b"x" * 57 + b".weight"  # 70 bytes
     assert len(long_name) == 70
-    text = "Gewichte größer – 日本語".encode("utf-8")
+    # Then an ASCII control, a C1 control (U+0085: valid UTF-8 that is not
+    # sent to a terminal) and a byte that is no UTF-8.
+    text = "Gewichte größer – 日本語".encode("utf-8") + b"\x01\xc2\x85\xff"
     kv = gguf_string(b"general.name") + struct.pack("<I", 8) + gguf_string(text)
     infos = b""
     # F32 [4] at offset 0; I8 (type 24, 64 elements, 64 bytes) at 32.
@@ -55,6 +57,9 @@ def main() -> None:
         failures.append("UTF-8 locale: the string is not printed as UTF-8")
     if "\\xc3\\xb6" not in plain or "größer" in plain:
         failures.append("C locale: non-ASCII bytes are not escaped")
+    for out, locale in ((utf8, "UTF-8"), (plain, "C")):
+        if '\\x01\\xc2\\x85\\xff"' not in out:
+            failures.append(f"{locale} locale: the controls and the invalid byte are not escaped as \\xNN")
     if "I8(24)*" not in utf8:
         failures.append("the unimplemented type is not shown with its id (I8(24)*)")
     long_line = [l for l in utf8.splitlines() if "blk.0.xxx" in l]
@@ -68,7 +73,9 @@ def main() -> None:
     p = subprocess.run([*emulator, skn, "inspect", "--json", path], env=env, stdout=subprocess.PIPE)
     doc = json.loads(p.stdout.decode("utf-8"))
     tensors = {t["name"]: t for t in doc["tensors"]}
-    if doc["metadata"][0]["value"] != "Gewichte größer – 日本語":
+    # JSON text is UTF-8: the controls escaped (they decode back), U+0085 as
+    # is, the invalid byte as U+FFFD.
+    if doc["metadata"][0]["value"] != "Gewichte größer – 日本語\x01\u0085\ufffd":
         failures.append("--json under the C locale: the string is not UTF-8")
     ints = tensors.get("ints.weight", {})
     if ints.get("type") != "I8" or ints.get("type_id") != 24 or ints.get("supported") is not False:

@@ -16,6 +16,7 @@
 #include "formats/format.hpp"
 #include "formats/grid_iq3_search.hpp"
 #include "formats/grid_iq3_tables.hpp"
+#include "formats/grid_signs.hpp"
 #include "formats/half.hpp"
 #include "formats/tensor_codec.hpp"
 #include "support/block_builder.hpp"
@@ -57,7 +58,7 @@ TEST(GridIq3Tables, DecodeGridsAreTheCoordinateListsInEachFormatsUnits) {
 
 TEST(GridIq3Tables, SignTableCompletesSevenBitsToEvenParity) {
     for (int i = 0; i < 128; ++i) {
-        const uint8_t s = codec::kIq3SignsFrom7Bits[i];
+        const uint8_t s = codec::grid::kSignPatterns[size_t(i)];
         EXPECT_EQ(s & 127, i);
         EXPECT_EQ(std::popcount(unsigned(s)) % 2, 0) << i;
     }

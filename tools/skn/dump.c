@@ -90,15 +90,24 @@ static void print_shape(const skn_gguf_tensor_props* t) {
     printf("]");
 }
 
-static int stats(const skn_gguf* g, int64_t index, const skn_gguf_tensor_props* t, int64_t r0, int64_t r1, int64_t c0,
-                 int64_t c1, int bins, int json) {
+/* How many of `rows` rows to decode at a time: about kChunkElements floats,
+ * at least one row; all of them for a format with a per-tensor trailer
+ * (I2_S), which skn_tensor_decode_rows decodes whole anyway. */
+static int64_t rows_per_step(const skn_gguf_tensor_props* t, int64_t rows) {
     const int64_t cols = t->ne[0];
     int64_t step = cols >= kChunkElements ? 1 : kChunkElements / cols;
-    if (step > r1 - r0) step = r1 - r0;
+    if (step > rows) step = rows;
     skn_format_props fp;
     memset(&fp, 0, sizeof fp);
     fp.struct_size = sizeof fp;
-    if (skn_format_info(t->format, &fp) == SKN_OK && fp.tensor_trailer_bytes > 0) step = r1 - r0;
+    if (skn_format_info(t->format, &fp) == SKN_OK && fp.tensor_trailer_bytes > 0) step = rows;
+    return step;
+}
+
+static int stats(const skn_gguf* g, int64_t index, const skn_gguf_tensor_props* t, int64_t r0, int64_t r1, int64_t c0,
+                 int64_t c1, int bins, int json) {
+    const int64_t cols = t->ne[0];
+    const int64_t step = rows_per_step(t, r1 - r0);
     float* buf = malloc((size_t)(step * cols) * sizeof(float));
     uint64_t* hist = calloc((size_t)bins, sizeof *hist);
     if (buf == NULL || hist == NULL) {
@@ -196,12 +205,7 @@ static int stats(const skn_gguf* g, int64_t index, const skn_gguf_tensor_props* 
 static int slice(const skn_gguf* g, int64_t index, const skn_gguf_tensor_props* t, int64_t r0, int64_t r1, int64_t c0,
                  int64_t c1, output_kind kind) {
     const int64_t cols = t->ne[0];
-    int64_t step = cols >= kChunkElements ? 1 : kChunkElements / cols;
-    if (step > r1 - r0) step = r1 - r0;
-    skn_format_props fp;
-    memset(&fp, 0, sizeof fp);
-    fp.struct_size = sizeof fp;
-    if (skn_format_info(t->format, &fp) == SKN_OK && fp.tensor_trailer_bytes > 0) step = r1 - r0;
+    const int64_t step = rows_per_step(t, r1 - r0);
     float* buf = malloc((size_t)(step * cols) * sizeof(float));
     if (buf == NULL) {
         fprintf(stderr, "skn dump: out of memory\n");

@@ -21,25 +21,13 @@ enum { kPreviewElements = 4, kPreviewChars = 48, kMaxGgmlName = 63 };
  * LC_ALL, LC_CTYPE) is UTF-8. Set once by skn_cmd_inspect. */
 static int g_utf8 = 0;
 
-/* The length of the valid UTF-8 sequence at s[0..n), or 0 when it is not
- * one (bad lead byte, missing continuation, overlong form, surrogate, above
- * U+10FFFF) or is a C1 control character. */
+/* The length of the valid UTF-8 sequence of a non-ASCII character at
+ * s[0..n) that a terminal shows as a character, or 0: invalid UTF-8, ASCII
+ * and the C1 control characters are shown as \xNN instead. */
 static size_t utf8_sequence(const unsigned char* s, size_t n) {
-    size_t len;
     uint32_t cp;
-    if (s[0] >= 0xc2 && s[0] <= 0xdf) { len = 2; cp = s[0] & 0x1fu; }
-    else if (s[0] >= 0xe0 && s[0] <= 0xef) { len = 3; cp = s[0] & 0x0fu; }
-    else if (s[0] >= 0xf0 && s[0] <= 0xf4) { len = 4; cp = s[0] & 0x07u; }
-    else return 0;
-    if (len > n) return 0;
-    for (size_t i = 1; i < len; ++i) {
-        if ((s[i] & 0xc0) != 0x80) return 0;
-        cp = cp << 6 | (s[i] & 0x3fu);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
-        (cp >= 0x80 && cp < 0xa0))
-        return 0;
-    return len;
+    const size_t len = skn_utf8_decode(s, n, &cp);
+    return len > 1 && !(cp >= 0x80 && cp < 0xa0) ? len : 0;
 }
 
 /* Print `len` bytes as a quoted string, eliding the middle of long strings.

@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The length of the valid UTF-8 sequence at s[0..n) (1 for ASCII), or 0. */
-static size_t utf8_length(const unsigned char* s, size_t n) {
-    if (s[0] < 0x80) return 1;
+size_t skn_utf8_decode(const unsigned char* s, size_t n, uint32_t* code_point) {
+    if (s[0] < 0x80) {
+        *code_point = s[0];
+        return 1;
+    }
     size_t len;
     uint32_t cp;
     if (s[0] >= 0xc2 && s[0] <= 0xdf) { len = 2; cp = s[0] & 0x1fu; }
@@ -21,6 +23,7 @@ static size_t utf8_length(const unsigned char* s, size_t n) {
     }
     if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
         return 0;
+    *code_point = cp;
     return len;
 }
 
@@ -29,7 +32,8 @@ void skn_json_string(FILE* out, const char* s, size_t len) {
     fputc('"', out);
     for (size_t i = 0; i < len;) {
         const unsigned char c = u[i];
-        const size_t n = utf8_length(u + i, len - i);
+        uint32_t cp;
+        const size_t n = skn_utf8_decode(u + i, len - i, &cp);
         if (n == 0) {
             fputs("\\ufffd", out);
             i += 1;

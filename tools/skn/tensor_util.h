@@ -10,6 +10,11 @@
 
 #include "skn/skn.h"
 
+/* The length of the valid UTF-8 sequence at s[0..n) (1 for ASCII), its code
+ * point in *code_point; or 0 when it is not one (bad lead byte, missing
+ * continuation, overlong form, surrogate, above U+10FFFF). */
+size_t skn_utf8_decode(const unsigned char* s, size_t n, uint32_t* code_point);
+
 /* Print `len` bytes as a JSON string (quotes included): valid UTF-8 as is,
  * '"', '\\' and control characters escaped, and each byte that is not part
  * of valid UTF-8 as U+FFFD (JSON text must be UTF-8). */

@@ -110,12 +110,7 @@ func (g *GGUF) Close() {
 }
 
 func (g *GGUF) do(op string, call func() C.skn_status) error {
-	if g.ptr == nil {
-		return closedError(op, "the GGUF reader")
-	}
-	err := check(op, call)
-	runtime.KeepAlive(g)
-	return err
+	return onHandle(g, g.ptr, op, "the GGUF reader", call)
 }
 
 // Version is the file's GGUF version (0 after Close).

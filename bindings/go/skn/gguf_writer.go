@@ -35,12 +35,7 @@ func (w *GGUFWriter) Close() {
 }
 
 func (w *GGUFWriter) do(op string, call func() C.skn_status) error {
-	if w.ptr == nil {
-		return closedError(op, "the GGUF writer")
-	}
-	err := check(op, call)
-	runtime.KeepAlive(w)
-	return err
+	return onHandle(w, w.ptr, op, "the GGUF writer", call)
 }
 
 // withKey runs call with key as a C string.
@@ -224,12 +219,7 @@ func (w *GGUFWriter) BeginStream(path string) (*GGUFStream, error) {
 }
 
 func (s *GGUFStream) do(op string, call func() C.skn_status) error {
-	if s.ptr == nil {
-		return closedError(op, "the GGUF stream")
-	}
-	err := check(op, call)
-	runtime.KeepAlive(s)
-	return err
+	return onHandle(s, s.ptr, op, "the GGUF stream", call)
 }
 
 // Write appends data to tensor name, the first declared tensor not yet written in full.

@@ -58,12 +58,7 @@ func (m *Imatrix) Close() {
 }
 
 func (m *Imatrix) do(op string, call func() C.skn_status) error {
-	if m.ptr == nil {
-		return closedError(op, "the imatrix")
-	}
-	err := check(op, call)
-	runtime.KeepAlive(m)
-	return err
+	return onHandle(m, m.ptr, op, "the imatrix", call)
 }
 
 // ImatrixInfo describes the file as a whole.

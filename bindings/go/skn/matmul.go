@@ -33,12 +33,7 @@ func (c *Context) Close() {
 }
 
 func (c *Context) do(op string, call func() C.skn_status) error {
-	if c.ptr == nil {
-		return closedError(op, "the context")
-	}
-	err := check(op, call)
-	runtime.KeepAlive(c)
-	return err
+	return onHandle(c, c.ptr, op, "the context", call)
 }
 
 // SetThreads uses threads (1..1024) of the context's pool for matmul work.
@@ -75,8 +70,8 @@ type MatmulOptions struct {
 // out floats.
 func (c *Context) MatmulWt(x []float32, w *View, bias []float32, y []float32, opts *MatmulOptions) error {
 	const op = "skn_matmul_wt"
-	if w == nil || w.ptr == nil {
-		return closedError(op, "the weight view")
+	if err := weightView(op, w); err != nil {
+		return err
 	}
 	shape := w.Shape()
 	if len(shape) != 2 {
@@ -127,8 +122,8 @@ func matmulOptions(opts *MatmulOptions) C.skn_matmul_options {
 // weight at load.
 func (c *Context) PrepackForMatmul(w *View, scope *Scope) (*View, error) {
 	const op = "skn_prepack_for_matmul"
-	if w == nil || w.ptr == nil {
-		return nil, closedError(op, "the weight view")
+	if err := weightView(op, w); err != nil {
+		return nil, err
 	}
 	var out *C.skn_view
 	err := c.do(op, func() C.skn_status { return C.skn_prepack_for_matmul(c.ptr, w.ptr, scope.cptr(), &out) })

@@ -30,8 +30,8 @@ type Routing struct {
 // where batching changes them).
 func (c *Context) MatmulWtID(x []float32, w *View, r Routing, bias []float32, y []float32, opts *MatmulOptions) error {
 	const op = "skn_matmul_wt_id"
-	if w == nil || w.ptr == nil {
-		return closedError(op, "the weight view")
+	if err := weightView(op, w); err != nil {
+		return err
 	}
 	shape := w.Shape()
 	if len(shape) != 3 {

@@ -63,12 +63,10 @@ func (s *Scope) Close() {
 
 // Allocated is the total of bytes ever allocated in the scope.
 func (s *Scope) Allocated() (uint64, error) {
-	if s.ptr == nil {
-		return 0, closedError("skn_scope_allocated", "the scope")
-	}
 	var n C.uint64_t
-	err := check("skn_scope_allocated", func() C.skn_status { return C.skn_scope_allocated(s.ptr, &n) })
-	runtime.KeepAlive(s)
+	err := onHandle(s, s.ptr, "skn_scope_allocated", "the scope", func() C.skn_status {
+		return C.skn_scope_allocated(s.ptr, &n)
+	})
 	return uint64(n), err
 }
 
@@ -122,13 +120,8 @@ func (v *View) Close() {
 
 // derive runs one C call that makes a new view from v.
 func (v *View) derive(op string, call func(out **C.skn_view) C.skn_status) (*View, error) {
-	if v.ptr == nil {
-		return nil, closedError(op, "the view")
-	}
 	var out *C.skn_view
-	err := check(op, func() C.skn_status { return call(&out) })
-	runtime.KeepAlive(v)
-	if err != nil {
+	if err := onHandle(v, v.ptr, op, "the view", func() C.skn_status { return call(&out) }); err != nil {
 		return nil, err
 	}
 	return newView(out, v.keep), nil
@@ -220,14 +213,10 @@ func (v *View) Prepack(order BlockOrder, scope *Scope) (*View, error) {
 
 // Get decodes the element at indices (one per dimension), through the layout.
 func (v *View) Get(indices ...int64) (float32, error) {
-	if v.ptr == nil {
-		return 0, closedError("skn_view_get", "the view")
-	}
 	var f C.float
-	err := check("skn_view_get", func() C.skn_status {
+	err := onHandle(v, v.ptr, "skn_view_get", "the view", func() C.skn_status {
 		return C.skn_view_get(v.ptr, int64sPtr(indices), C.int(len(indices)), &f)
 	})
-	runtime.KeepAlive(v)
 	return float32(f), err
 }
 
@@ -252,17 +241,12 @@ func (v *View) ToFloat() ([]float32, error) {
 
 // ToFloatInto decodes the whole view into dst (ErrBufferTooSmall if short).
 func (v *View) ToFloatInto(dst []float32) error {
-	if v.ptr == nil {
-		return closedError("skn_view_to_float", "the view")
-	}
 	var one [1]float32 // a non-NULL pointer for an empty dst, so skn reports its size
 	p := floatsPtr(dst)
 	if p == nil {
 		p = (*C.float)(unsafe.Pointer(&one[0]))
 	}
-	err := check("skn_view_to_float", func() C.skn_status {
+	return onHandle(v, v.ptr, "skn_view_to_float", "the view", func() C.skn_status {
 		return C.skn_view_to_float(v.ptr, p, C.size_t(len(dst)))
 	})
-	runtime.KeepAlive(v)
-	return err
 }

@@ -10,7 +10,7 @@ set(_x86 ${CMAKE_CURRENT_LIST_DIR})
 target_sources(skn_core PRIVATE
   ${_x86}/register.cpp ${_x86}/common/packed_args.cpp ${_x86}/common/grid_tables.cpp ${_x86}/dense/xsmm.cpp ${_x86}/dense/libxsmm_backend.cpp
   ${_x86}/activation/register.cpp ${_x86}/dense/register.cpp ${_x86}/exact/register.cpp
-  ${_x86}/kquants/register.cpp ${_x86}/grid/register.cpp ${_x86}/grid/tables.cpp ${_x86}/nvfp4/register.cpp ${_x86}/q32/register.cpp ${_x86}/ternary/register.cpp)
+  ${_x86}/kquants/register.cpp ${_x86}/grid/register.cpp ${_x86}/nvfp4/register.cpp ${_x86}/q32/register.cpp ${_x86}/ternary/register.cpp)
 
 skn_add_kernel_tier(skn_core activation avx2 ${_x86}/activation/avx2.cpp)
 

@@ -5,6 +5,7 @@
 
 #include "formats/grid_bytes.hpp"
 #include "formats/grid_iq3_tables.hpp"
+#include "formats/grid_signs.hpp"
 
 namespace skn_core::kernels::x86_64::grid_tables {
 
@@ -14,6 +15,6 @@ const std::array<Point8, 1024>& kIq2s = codec::kIq2sGrid;
 const std::array<Ternary8, 2048>& kIq1 = codec::kIq1Grid;
 const uint32_t (&kIq3xxs)[256] = codec::kIq3xxsGrid;
 const uint32_t (&kIq3s)[512] = codec::kIq3sGrid;
-const uint8_t (&kSigns7)[128] = codec::kIq3SignsFrom7Bits;
+const uint8_t* const kSigns7 = codec::grid::kSignPatterns.data();
 
 }  // namespace skn_core::kernels::x86_64::grid_tables

@@ -24,6 +24,10 @@ extern const uint32_t (&kIq3xxs)[256];          // four magnitudes per entry, el
 extern const uint32_t (&kIq3s)[512];
 // A 7-bit sign field widened to eight sign bits, the eighth making the
 // number of minus signs even (IQ2_XXS, IQ2_XS, IQ3_XXS).
-extern const uint8_t (&kSigns7)[128];
+extern const uint8_t* const kSigns7;  // 128 entries
+
+// The kernels read a table of points as 8 bytes per point, back to back.
+static_assert(sizeof(Point8) == 8 && sizeof(std::array<Point8, 256>) == 256 * 8);
+static_assert(sizeof(Ternary8) == 8 && sizeof(std::array<Ternary8, 2048>) == 2048 * 8);
 
 }  // namespace skn_core::kernels::x86_64::grid_tables

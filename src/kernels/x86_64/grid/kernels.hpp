@@ -19,21 +19,9 @@ namespace skn_core::kernels::x86_64 {
 
 using GridFn = void (*)(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
-// The lattice points of formats/grid_points.hpp as eight bytes each (byte j
-// is element j), in the form the kernels add up: IQ2 grids the magnitudes
-// {8, 25, 43}; IQ1_S/IQ1_M 8 * {-1, 0, +1}, so that adding the group's delta
-// sign (+-1) gives 8 * (value + delta) exactly. Built without ISA flags
-// (grid/tables.cpp), one copy for every tier.
-template <int N>
-struct GridBytes {
-    uint64_t v[N];
-};
-extern const GridBytes<256> kGridIq2xxsBytes;
-extern const GridBytes<512> kGridIq2xsBytes;
-extern const GridBytes<1024> kGridIq2sBytes;
-extern const GridBytes<2048> kGridIq1Bytes8;
-// The IQ3 decode grids and the 7-bit sign patterns come from
-// common/grid_tables.hpp (the formats' own copies, as the exact family reads them).
+// The decode tables (lattice points as bytes, the IQ3 grids) are the
+// formats' own, named for ISA code in common/grid_tables.hpp, as the exact
+// family reads them.
 
 #define SKN_GRID_KERNELS(tier)                                                     \
     void grid_iq2_xxs_##tier(const PackedArgs& a, int64_t ob, int64_t oe);         \
