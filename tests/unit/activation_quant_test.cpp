@@ -2,7 +2,8 @@
 // The vectorized activation quantizers must write exactly the codec's bytes:
 // kernels, tiers and the documented error bounds all assume one activation
 // encoding. Rows mix ordinary values, exact rounding ties, zero blocks,
-// tiny (subnormal-scale) and huge blocks, and repeated maxima of both signs.
+// tiny (subnormal-scale) and huge blocks, one outlier, values near the float
+// maximum, and repeated maxima of both signs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,6 +39,12 @@ std::vector<float> awkward_row(int64_t n, int64_t span, uint64_t seed) {
             case 4:  // the largest magnitude twice, negative first
                 blk[3] = -9.0f;
                 blk[20] = 9.0f;
+                break;
+            case 5:  // one outlier: every other code rounds to 0 or +-1
+                blk[span / 2 + 1] = -4096.0f;
+                break;
+            case 6:  // near the float maximum, both signs: the inverse scale is tiny
+                for (int i = 0; i < span; ++i) blk[i] = float(i % 2 ? -1 : 1) * 3.0e38f * float(i % 5 + 1) / 5.0f;
                 break;
             default: break;
         }

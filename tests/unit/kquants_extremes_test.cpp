@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // K-quant fast kernels (Q8_K activations) on extreme blocks the quantizers
 // never produce: every code at its maximum or minimum, zero and negative
-// super-block scales, activation codes of -128 and 127. Every x86 fast tier
-// must give the same bits (their integer sums are exact, so a vpmaddubsw
-// saturation would show as a difference), stay within the float bound of an
+// super-block scales, activation codes of -128 and 127. Every fast tier of
+// the build (x86: avx2, avx512, avx512vnni; arm64: neon, neondotprod) must
+// give the same bits (their integer sums are exact, so a vpmaddubsw or any
+// other saturation would show as a difference), stay within the float bound of an
 // f64 sum over the decoded values, and not depend on the output row split.
 // Kernels are called directly so the activation bytes are exactly ours.
 #include <gtest/gtest.h>
@@ -65,10 +66,10 @@ const Kernel* find_kernel(FormatId f, LayoutClass c, skn_isa isa) {
     return nullptr;
 }
 
-// Every fast x86 tier and order on one weight shape and these activation
+// Every fast tier the CPU runs and order on one weight shape and these activation
 // row counts; returns how many kernels ran.
 int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns) {
-    const skn_isa tiers[] = {SKN_ISA_AVX2, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI};
+    const skn_isa tiers[] = {SKN_ISA_AVX2, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI, SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD};
     const int64_t in = bpr * kSuper;
     int checked_tiers = 0;
     for (const FormatCase& fc : kFormats) {
@@ -130,14 +131,14 @@ int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns)
 }
 
 TEST(KquantExtremes, FastTiersAgreeBitForBitAndWithTheF64Sum) {
-    if (check_all_tiers(37, 3, {1, 3, 4, 17}) == 0) GTEST_SKIP() << "no x86 fast K-quant tier runs on this CPU";
+    if (check_all_tiers(37, 3, {1, 3, 4, 17}) == 0) GTEST_SKIP() << "no fast K-quant tier runs on this CPU";
 }
 
 // More output rows than one INPUT_BLOCK_MAJOR GEMV chunk (256) in one call,
 // a GEMM tail of 12 rows, and activation row counts past the GEMV (3) and
 // GEMM (8) row tiles.
 TEST(KquantExtremes, LongCallsAndRowTailsAgreeToo) {
-    if (check_all_tiers(300, 2, {2, 33}) == 0) GTEST_SKIP() << "no x86 fast K-quant tier runs on this CPU";
+    if (check_all_tiers(300, 2, {2, 33}) == 0) GTEST_SKIP() << "no fast K-quant tier runs on this CPU";
 }
 
 }  // namespace

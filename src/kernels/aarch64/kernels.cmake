@@ -9,11 +9,18 @@ set(_a64 ${CMAKE_CURRENT_LIST_DIR})
 # the shared argument packing.
 target_sources(skn_core PRIVATE
   ${_a64}/register.cpp ${_a64}/common/packed_args.cpp
-  ${_a64}/activation/register.cpp ${_a64}/q32/register.cpp)
+  ${_a64}/activation/register.cpp ${_a64}/q32/register.cpp
+  ${_a64}/kquants/register.cpp)
 
-skn_add_kernel_tier(skn_core activation neon ${_a64}/activation/neon.cpp)
+# The Q8_K quantizer's multiply and magic-number add must stay two roundings,
+# as in the codec (formats/ are built with -ffp-contract=off too).
+skn_add_kernel_tier(skn_core activation neon ${_a64}/activation/neon.cpp OPTIONS -ffp-contract=off)
 
 # The float steps of the accumulation contract (q32/kernels.hpp) are written
 # out as separate multiplies and FMAs; nothing else may be fused.
 skn_add_kernel_tier(skn_core q32 neon ${_a64}/q32/neon.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core q32 neondotprod ${_a64}/q32/neondotprod.cpp OPTIONS -ffp-contract=off)
+
+# The K-quant accumulation contract (kquants/kernels.hpp) likewise.
+skn_add_kernel_tier(skn_core kquants neon ${_a64}/kquants/neon.cpp OPTIONS -ffp-contract=off)
+skn_add_kernel_tier(skn_core kquants neondotprod ${_a64}/kquants/neondotprod.cpp OPTIONS -ffp-contract=off)

@@ -10,5 +10,6 @@
 namespace skn_core::kernels::aarch64 {
 
 void quantize_row_q8_0_neon(const float* src, int64_t n, uint8_t* dst);
+void quantize_row_q8_k_neon(const float* src, int64_t n, uint8_t* dst);
 
 }  // namespace skn_core::kernels::aarch64

@@ -17,17 +17,15 @@ void entry(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
     F(kernels::aarch64::packed_args(a), out_begin, out_end);
 }
 
-// Both orders: the kernels address blocks through 64-bit byte strides of
-// either sign, so every layout of the two classes is readable.
+// Both orders. No `supports` restriction (has_fresh_block_strides): the
+// kernels address blocks through 64-bit byte strides of either sign, so
+// narrowed and selected views of the two classes are readable too.
 void add_both_orders(Registry& r, FormatId f, FormatId act, skn_isa isa, MatmulKernelFn fn) {
-    for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor}) {
-        Kernel k;
-        k.key = KernelKey{Op::MatmulWt, f, c, act, isa};
-        k.fn = fn;
-        k.needs = kNeedsQuantized;
-        k.rows_per_task = 128;
-        r.add(std::move(k));
-    }
+    for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor})
+        r.add(Kernel{.key = KernelKey{Op::MatmulWt, f, c, act, isa},
+                     .fn = fn,
+                     .needs = kNeedsQuantized,
+                     .rows_per_task = 128});
 }
 
 }  // namespace
