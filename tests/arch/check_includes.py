@@ -38,7 +38,8 @@ for path in sorted(list(src.rglob("*.hpp")) + list(src.rglob("*.cpp")) + list(sr
     kp = kernel_parts(rel)
     # Headers an ISA translation unit reads: its tier sources, bodies, family
     # interface and the architecture's common helpers.
-    isa_facing = kp is not None and (TIER_SOURCE.search(rel.name) or rel.name == "kernels.hpp" or (kp[1] == "common" and rel.suffix == ".hpp")
+    isa_facing = kp is not None and (TIER_SOURCE.search(rel.name) or rel.name == "kernels.hpp" or (kp[1] == "common" and rel.suffix == ".hpp"
+                                                                                                    and rel.name != "registration.hpp")
                                      or rel.name == "decode.hpp")
     for n, inc in includes(path):
         where = f"src/{rel}:{n}: #include \"{inc}\""
@@ -55,6 +56,8 @@ for path in sorted(list(src.rglob("*.hpp")) + list(src.rglob("*.cpp")) + list(sr
             own = (f"kernels/{arch}/{family}/", f"kernels/{arch}/common/")
             if not inc.startswith(own) and family != "common":
                 errors.append(f"{where}: family {arch}/{family} may include only its own folder and {arch}/common")
+        if isa_facing and inc.endswith("/common/registration.hpp"):
+            errors.append(f"{where}: the registration helpers (dispatch) are for register.cpp, built without ISA flags")
         if isa_facing and not (inc.startswith(f"kernels/{kp[0]}/") or inc in ISA_FACING_ALLOWED):
             errors.append(f"{where}: code built with ISA flags reads only its family, {kp[0]}/common "
                           f"and {', '.join(ISA_FACING_ALLOWED)}")

@@ -8,7 +8,7 @@ set(_a64 ${CMAKE_CURRENT_LIST_DIR})
 # Built without ISA flags: the provider, each family's registration table and
 # the shared argument packing.
 target_sources(skn_core PRIVATE
-  ${_a64}/register.cpp ${_a64}/common/packed_args.cpp
+  ${_a64}/register.cpp ${_a64}/common/packed_args.cpp ${_a64}/common/registration.cpp
   ${_a64}/activation/register.cpp ${_a64}/q32/register.cpp
   ${_a64}/kquants/register.cpp)
 
