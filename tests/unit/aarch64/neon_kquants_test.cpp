@@ -32,10 +32,24 @@ constexpr int64_t kQ8kBytes = 292;
 
 bool is_neon_tier(skn_isa isa) { return isa == SKN_ISA_NEON || isa == SKN_ISA_NEON_DOTPROD; }
 
+// The K-quant family's formats (other families pair with Q8_K too: grid).
+bool is_kquant(FormatId f) {
+    switch (f) {
+        case FormatId::Q2_K:
+        case FormatId::Q3_K:
+        case FormatId::Q4_K:
+        case FormatId::Q5_K:
+        case FormatId::Q6_K:
+        case FormatId::IQ4_XS: return true;
+        default: return false;
+    }
+}
+
 std::vector<const Kernel*> neon_kquant_kernels() {
     std::vector<const Kernel*> out;
     for (const Kernel& k : default_registry().kernels())
-        if (is_neon_tier(k.key.isa) && k.key.activation == FormatId::Q8_K) out.push_back(&k);
+        if (is_neon_tier(k.key.isa) && k.key.activation == FormatId::Q8_K && is_kquant(k.key.weight))
+            out.push_back(&k);
     return out;
 }
 

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// Registers the NEON grid-format kernels (grid/<tier>.cpp) under both block
+// orders (common/registration.hpp). Built without ISA flags; the kernel
+// bodies run only when the registry has checked the CPU.
+#include "kernels/aarch64/common/registration.hpp"
+#include "kernels/aarch64/grid/kernels.hpp"
+
+namespace skn_core {
+
+void register_aarch64_grid_kernels(Registry& r) {
+    namespace ka = kernels::aarch64;
+    using ka::packed_entry;
+    const auto add = [&r](FormatId f, skn_isa isa, MatmulKernelFn fn) {
+        ka::add_blocked_both_orders(r, f, FormatId::Q8_K, isa, fn);
+    };
+    add(FormatId::IQ2_XXS, SKN_ISA_NEON_DOTPROD, packed_entry<ka::grid_iq2_xxs_q8_k_neondotprod>);
+    add(FormatId::IQ3_XXS, SKN_ISA_NEON_DOTPROD, packed_entry<ka::grid_iq3_xxs_q8_k_neondotprod>);
+    add(FormatId::IQ2_XS, SKN_ISA_NEON_DOTPROD, packed_entry<ka::grid_iq2_xs_q8_k_neondotprod>);
+    add(FormatId::IQ2_S, SKN_ISA_NEON_DOTPROD, packed_entry<ka::grid_iq2_s_q8_k_neondotprod>);
+    add(FormatId::IQ3_S, SKN_ISA_NEON_DOTPROD, packed_entry<ka::grid_iq3_s_q8_k_neondotprod>);
+    add(FormatId::IQ1_S, SKN_ISA_NEON_DOTPROD, packed_entry<ka::grid_iq1_s_q8_k_neondotprod>);
+    add(FormatId::IQ1_M, SKN_ISA_NEON_DOTPROD, packed_entry<ka::grid_iq1_m_q8_k_neondotprod>);
+    add(FormatId::IQ2_XXS, SKN_ISA_NEON, packed_entry<ka::grid_iq2_xxs_q8_k_neon>);
+    add(FormatId::IQ3_XXS, SKN_ISA_NEON, packed_entry<ka::grid_iq3_xxs_q8_k_neon>);
+    add(FormatId::IQ2_XS, SKN_ISA_NEON, packed_entry<ka::grid_iq2_xs_q8_k_neon>);
+    add(FormatId::IQ2_S, SKN_ISA_NEON, packed_entry<ka::grid_iq2_s_q8_k_neon>);
+    add(FormatId::IQ3_S, SKN_ISA_NEON, packed_entry<ka::grid_iq3_s_q8_k_neon>);
+    add(FormatId::IQ1_S, SKN_ISA_NEON, packed_entry<ka::grid_iq1_s_q8_k_neon>);
+    add(FormatId::IQ1_M, SKN_ISA_NEON, packed_entry<ka::grid_iq1_m_q8_k_neon>);
+}
+
+}  // namespace skn_core
