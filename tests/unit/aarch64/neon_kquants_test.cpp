@@ -32,10 +32,18 @@ constexpr int64_t kQ8kBytes = 292;
 
 bool is_neon_tier(skn_isa isa) { return isa == SKN_ISA_NEON || isa == SKN_ISA_NEON_DOTPROD; }
 
+// Other families pair with Q8_K too (TQ1_0, TQ2_0: neon_ternary_test.cpp).
+bool is_kquant(FormatId f) {
+    for (FormatId k : {FormatId::Q2_K, FormatId::Q3_K, FormatId::Q4_K, FormatId::Q5_K, FormatId::Q6_K, FormatId::IQ4_XS})
+        if (f == k) return true;
+    return false;
+}
+
 std::vector<const Kernel*> neon_kquant_kernels() {
     std::vector<const Kernel*> out;
     for (const Kernel& k : default_registry().kernels())
-        if (is_neon_tier(k.key.isa) && k.key.activation == FormatId::Q8_K) out.push_back(&k);
+        if (is_neon_tier(k.key.isa) && k.key.activation == FormatId::Q8_K && is_kquant(k.key.weight))
+            out.push_back(&k);
     return out;
 }
 
