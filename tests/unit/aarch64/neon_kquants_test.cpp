@@ -34,7 +34,8 @@ bool is_neon_tier(skn_isa isa) { return isa == SKN_ISA_NEON || isa == SKN_ISA_NE
 
 // Other families pair with Q8_K too (TQ1_0, TQ2_0: neon_ternary_test.cpp).
 bool is_kquant(FormatId f) {
-    for (FormatId k : {FormatId::Q2_K, FormatId::Q3_K, FormatId::Q4_K, FormatId::Q5_K, FormatId::Q6_K, FormatId::IQ4_XS})
+    for (FormatId k :
+         {FormatId::Q2_K, FormatId::Q3_K, FormatId::Q4_K, FormatId::Q5_K, FormatId::Q6_K, FormatId::IQ4_XS})
         if (f == k) return true;
     return false;
 }

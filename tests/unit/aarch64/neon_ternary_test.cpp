@@ -2,7 +2,7 @@
 // The NEON fast ternary kernels (src/kernels/aarch64/ternary) against the
 // accumulation contract they share with x86's avx2 ternary kernels
 // (src/kernels/aarch64/ternary/kernels.hpp, docs/kernels/neon.md): y is
-// computed here from the codec's decoder (a TQ block decoded with d = 1, an
+// computed (support/ternary_contract.cpp) from the codec's decoder (a TQ block decoded with d = 1, an
 // I2_S block with tensor scale 1, gives the exact values code - 1, TQ2_0's
 // code 3 as +2 and I2_S's as 0) and the contract's 8 integer lanes and
 // float steps written out (std::fma, one rounding per product), and every
@@ -15,7 +15,6 @@
 // and +-127.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -24,15 +23,13 @@
 #include "fixtures/sample_weight.hpp"
 #include "formats/half.hpp"
 #include "formats/tensor_codec.hpp"
-#include "layout/prepack.hpp"
-#include "layout/view.hpp"
 #include "runtime/cpu.hpp"
 #include "support/matmul_harness.hpp"
+#include "support/ternary_contract.hpp"
 
 namespace skn_core {
 namespace {
 
-constexpr int64_t kQ8kBytes = 292, kQ80Bytes = 34;
 // I2_S's tensor scale in these tests: not a power of two, so the final
 // multiply rounds.
 constexpr float kI2sScale = 0.7f;
@@ -50,75 +47,6 @@ std::vector<const Kernel*> neon_ternary_kernels() {
 
 // Byte offset of a TQ block's fp16 d.
 int d_at(FormatId f) { return f == FormatId::TQ2_0 ? 64 : 52; }
-
-// The block's values as exact small integers: TQ with d = 1, I2_S with
-// tensor scale 1.
-void block_values(const FormatTraits& f, const uint8_t* blk, int* values) {
-    std::vector<uint8_t> b(blk, blk + f.block_bytes);
-    if (f.id != FormatId::I2_S) store_fp16(b.data() + d_at(f.id), 1.0f);
-    float v[256];
-    f.decode(b.data(), 1, 1.0f, v);
-    for (int64_t e = 0; e < f.block_elems; ++e) values[e] = int(v[e]);
-}
-
-// The contract's 8 lanes, their float steps and the fixed lane sum:
-// y[n, out] from ROW_MAJOR weight bytes (I2_S: codes, then the trailer).
-std::vector<float> contract_y(const FormatTraits& f, const uint8_t* rm, int64_t out, int64_t in,
-                              const std::vector<float>& x, int64_t n, const float* bias, float tensor_scale) {
-    const FormatTraits& act = *find_format(f.activation);
-    const bool q8k = f.activation == FormatId::Q8_K;
-    const int64_t unit = q8k ? 256 : 32;  // elements per float step
-    const int64_t unit_bytes = q8k ? kQ8kBytes : kQ80Bytes;
-    const int64_t units = in / unit;
-    std::vector<uint8_t> xq(size_t(n * units * unit_bytes));
-    for (int64_t i = 0; i < n; ++i) act.quantize_row(x.data() + i * in, in, xq.data() + i * units * unit_bytes);
-    std::vector<float> y(size_t(n * out));
-    std::vector<int> values(static_cast<size_t>(in));
-    for (int64_t o = 0; o < out; ++o) {
-        const uint8_t* row = rm + o * (in / f.block_elems) * f.block_bytes;
-        for (int64_t b = 0; b < in / f.block_elems; ++b)
-            block_values(f, row + b * f.block_bytes, values.data() + b * f.block_elems);
-        for (int64_t i = 0; i < n; ++i) {
-            float acc[8] = {};
-            for (int64_t u = 0; u < units; ++u) {
-                const uint8_t* xb = xq.data() + (i * units + u) * unit_bytes;
-                const uint8_t* q = xb + (q8k ? 4 : 2);
-                int64_t lane[8] = {};
-                for (int64_t e = 0; e < unit; ++e) lane[(e % 32) / 4] += int64_t(values[size_t(u * unit + e)]) * int8_t(q[e]);
-                float scale;
-                if (q8k) {
-                    float dx;
-                    std::memcpy(&dx, xb, 4);
-                    scale = load_fp16(row + u * f.block_bytes + d_at(f.id)) * dx;
-                } else {
-                    scale = load_fp16(xb);
-                }
-                for (int j = 0; j < 8; ++j) acc[j] = std::fma(float(lane[j]), scale, acc[j]);
-            }
-            float s[4];
-            for (int k = 0; k < 4; ++k) s[k] = acc[k] + acc[k + 4];
-            float sum = (s[0] + s[2]) + (s[1] + s[3]);
-            if (f.id == FormatId::I2_S) sum = sum * tensor_scale;
-            y[size_t(i * out + o)] = bias != nullptr ? sum + bias[o] : sum;
-        }
-    }
-    return y;
-}
-
-// ROW_MAJOR bytes as a view of class `cls` (I2_S: kI2sScale written to the
-// trailer first). False when the shape's only layout is contiguous.
-bool view_of(const FormatTraits& f, std::vector<uint8_t>& rm, int64_t out, int64_t in, LayoutClass cls, Scope* scope,
-             View* v) {
-    if (f.id == FormatId::I2_S) std::memcpy(rm.data() + size_t(out * in / 4), &kI2sScale, 4);
-    const int64_t shape[2] = {out, in};
-    *v = make_view(rm.data(), rm.size(), f, shape, 2, BlockOrder::RowMajor);
-    if (cls == LayoutClass::BlockedInputMajor) {
-        View packed;
-        EXPECT_TRUE(prepack(*v, BlockOrder::InputBlockMajor, scope, TraceSink{}, &packed));
-        *v = packed;
-    }
-    return v->layout.layout_class() == cls;
-}
 
 void expect_contract_bits(const Kernel& k, const View& w, const std::vector<float>& want, const std::vector<float>& x,
                           int64_t n, int64_t in, const float* bias, int64_t out, const std::string& what,
@@ -151,7 +79,7 @@ TEST_P(NeonTernaryContract, GivesTheContractsBitsInBothOrdersAndThreadCounts) {
                 std::vector<uint8_t> rm = tw.rm;
                 Scope scope;
                 View w;
-                if (!view_of(f, rm, out, tw.in, k.key.layout, &scope, &w)) {
+                if (!test::ternary_view(f, rm, out, tw.in, k.key.layout, kI2sScale, &scope, &w)) {
                     case_index += 5;
                     continue;
                 }
@@ -161,7 +89,8 @@ TEST_P(NeonTernaryContract, GivesTheContractsBitsInBothOrdersAndThreadCounts) {
                     sample_weight(x.data(), n, tw.in, 700 + uint64_t(case_index));
                     for (int64_t o = 0; o < out; ++o) bias[size_t(o)] = 0.125f * float(o % 7) - 0.375f;
                     const float* b = case_index % 2 ? bias.data() : nullptr;
-                    const std::vector<float> want = contract_y(f, rm.data(), out, tw.in, x, n, b, kI2sScale);
+                    const std::vector<float> want =
+                        test::ternary_contract_y(f, rm.data(), out, tw.in, x, n, b, kI2sScale);
                     expect_contract_bits(k, w, want, x, n, tw.in, b, out,
                                          std::string(random_blocks ? "random blocks" : "quantized") +
                                              " out=" + std::to_string(out) + " bpr=" + std::to_string(bpr),
@@ -209,7 +138,7 @@ TEST_P(NeonTernaryExtremes, ExtremeBlocksGiveTheContractsBits) {
         }
     Scope scope;
     View w;
-    ASSERT_TRUE(view_of(f, rm, kOut, in, k.key.layout, &scope, &w));
+    ASSERT_TRUE(test::ternary_view(f, rm, kOut, in, k.key.layout, kI2sScale, &scope, &w));
     int checked = 0;
     for (int64_t n : {1, 5}) {
         std::vector<float> x(size_t(n * in));
@@ -221,7 +150,7 @@ TEST_P(NeonTernaryExtremes, ExtremeBlocksGiveTheContractsBits) {
                 if (i % 4 == 2) v = e % 2 ? -500.0f : 500.0f;
                 if (i % 4 == 3) v = e % 32 == 7 ? 127.0f : (e % 3 ? -1.0f : 1.0f);
             }
-        const std::vector<float> want = contract_y(f, rm.data(), kOut, in, x, n, nullptr, kI2sScale);
+        const std::vector<float> want = test::ternary_contract_y(f, rm.data(), kOut, in, x, n, nullptr, kI2sScale);
         expect_contract_bits(k, w, want, x, n, in, nullptr, kOut, "extreme blocks", &checked);
         if (HasFatalFailure()) return;
     }
