@@ -10,7 +10,7 @@ set(_a64 ${CMAKE_CURRENT_LIST_DIR})
 target_sources(skn_core PRIVATE
   ${_a64}/register.cpp ${_a64}/common/packed_args.cpp ${_a64}/common/registration.cpp
   ${_a64}/activation/register.cpp ${_a64}/q32/register.cpp
-  ${_a64}/kquants/register.cpp
+  ${_a64}/kquants/register.cpp ${_a64}/ternary/register.cpp
   ${_a64}/common/grid_tables.cpp ${_a64}/grid/register.cpp)
 
 # The Q8_K quantizer's multiply and magic-number add must stay two roundings,
@@ -26,6 +26,5 @@ skn_add_kernel_tier(skn_core q32 neondotprod ${_a64}/q32/neondotprod.cpp OPTIONS
 skn_add_kernel_tier(skn_core kquants neon ${_a64}/kquants/neon.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core kquants neondotprod ${_a64}/kquants/neondotprod.cpp OPTIONS -ffp-contract=off)
 
-# The grid accumulation contract (grid/kernels.hpp, docs/kernels/grid.md) likewise.
-skn_add_kernel_tier(skn_core grid neon ${_a64}/grid/neon.cpp OPTIONS -ffp-contract=off)
-skn_add_kernel_tier(skn_core grid neondotprod ${_a64}/grid/neondotprod.cpp OPTIONS -ffp-contract=off)
+  ${_a64}/kquants/register.cpp ${_a64}/ternary/register.cpp
+  ${_a64}/common/grid_tables.cpp ${_a64}/grid/register.cpp)

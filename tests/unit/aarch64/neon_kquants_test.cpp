@@ -32,7 +32,7 @@ constexpr int64_t kQ8kBytes = 292;
 
 bool is_neon_tier(skn_isa isa) { return isa == SKN_ISA_NEON || isa == SKN_ISA_NEON_DOTPROD; }
 
-// The K-quant family's formats (other families pair with Q8_K too: grid).
+// The K-quant family's formats (other families pair with Q8_K too: grid, ternary).
 bool is_kquant(FormatId f) {
     switch (f) {
         case FormatId::Q2_K:

@@ -20,6 +20,7 @@ PackedArgs packed_args(const MatmulArgs& m) {
     a.bias = m.bias;
     a.y = m.y;
     a.y_stride = m.y_stride;
+    a.tensor_scale = w.tensor_scale;
     return a;
 }
 

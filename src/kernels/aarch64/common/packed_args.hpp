@@ -25,6 +25,7 @@ struct PackedArgs {
     const float* bias = nullptr;
     float* y = nullptr;
     int64_t y_stride = 0;
+    float tensor_scale = 1.0f;   // per-tensor scale (I2_S), 1 otherwise
 };
 
 // Built without ISA flags (common/packed_args.cpp).

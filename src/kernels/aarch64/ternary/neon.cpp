@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// Armv8.0 NEON fast-precision ternary kernels (ternary/kernels.hpp; body:
+// ternary/body.inc). Without SDOT, the products of byte positions 0..7 and
+// 8..15 accumulate in two int16x8 vectors (SMLAL / SMLAL2: the body adds at
+// most 8 vectors of values |v| <= 2 against |q| <= 128 to one accumulator,
+// so a lane stays within 8 * 256 = 2048, exact); at the end of a unit
+// SADDLP and one ADDP give the lanes SDOT gives (positions 4j..4j+3 in lane
+// j), the same exact integers.
+#include <arm_neon.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/aarch64/ternary/kernels.hpp"
+
+namespace skn_core::kernels::aarch64 {
+namespace {
+
+struct Dot {
+    struct Acc {
+        int16x8_t lo, hi;  // byte positions 0..7 / 8..15
+    };
+    static Acc zero() { return Acc{vdupq_n_s16(0), vdupq_n_s16(0)}; }
+    static Acc add(Acc s, int8x16_t w, int8x16_t x) {
+        return Acc{vmlal_s8(s.lo, vget_low_s8(w), vget_low_s8(x)), vmlal_high_s8(s.hi, w, x)};
+    }
+    static int32x4_t lanes(Acc s) { return vpaddq_s32(vpaddlq_s16(s.lo), vpaddlq_s16(s.hi)); }
+};
+
+}  // namespace
+
+#include "kernels/aarch64/ternary/body.inc"
+
+SKN_TERN_DEFINE(tern_tq2_0_q8_k_neon, Tq2)
+SKN_TERN_DEFINE(tern_tq1_0_q8_k_neon, Tq1)
+SKN_TERN_DEFINE(tern_i2_s_q8_0_neon, I2s)
+
+}  // namespace skn_core::kernels::aarch64

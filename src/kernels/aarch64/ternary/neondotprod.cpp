@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// Armv8.2 dotprod fast-precision ternary kernels (ternary/kernels.hpp; body:
+// ternary/body.inc): one SDOT per 16 values and activation row adds the
+// products of each 4 consecutive bytes into one int32 lane, the grouping of
+// the contract's lanes.
+#include <arm_neon.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/aarch64/ternary/kernels.hpp"
+
+namespace skn_core::kernels::aarch64 {
+namespace {
+
+struct Dot {
+    using Acc = int32x4_t;
+    static Acc zero() { return vdupq_n_s32(0); }
+    static Acc add(Acc s, int8x16_t w, int8x16_t x) { return vdotq_s32(s, w, x); }
+    static int32x4_t lanes(Acc s) { return s; }
+};
+
+}  // namespace
+
+#include "kernels/aarch64/ternary/body.inc"
+
+SKN_TERN_DEFINE(tern_tq2_0_q8_k_neondotprod, Tq2)
+SKN_TERN_DEFINE(tern_tq1_0_q8_k_neondotprod, Tq1)
+SKN_TERN_DEFINE(tern_i2_s_q8_0_neondotprod, I2s)
+
+}  // namespace skn_core::kernels::aarch64

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#include "support/ternary_contract.hpp"
+
+#include <cmath>
+#include <cstring>
+
+#include "formats/half.hpp"
+#include "layout/prepack.hpp"
+
+namespace skn_core::test {
+namespace {
+
+constexpr int64_t kQ8kBytes = 292, kQ80Bytes = 34;
+
+// Byte offset of a TQ block's fp16 d.
+int d_at(FormatId f) { return f == FormatId::TQ2_0 ? 64 : 52; }
+
+// The block's values as exact small integers: TQ with d = 1, I2_S with
+// tensor scale 1 (code - 1; TQ2_0's code 3 is +2, I2_S's 0).
+void block_values(const FormatTraits& f, const uint8_t* blk, int* values) {
+    std::vector<uint8_t> b(blk, blk + f.block_bytes);
+    if (f.id != FormatId::I2_S) store_fp16(b.data() + d_at(f.id), 1.0f);
+    float v[256];
+    f.decode(b.data(), 1, 1.0f, v);
+    for (int64_t e = 0; e < f.block_elems; ++e) values[e] = int(v[e]);
+}
+
+}  // namespace
+
+std::vector<float> ternary_contract_y(const FormatTraits& f, const uint8_t* rm, int64_t out, int64_t in,
+                                      const std::vector<float>& x, int64_t n, const float* bias, float tensor_scale) {
+    const FormatTraits& act = *find_format(f.activation);
+    const bool q8k = f.activation == FormatId::Q8_K;
+    const int64_t unit = q8k ? 256 : 32;  // elements per float step
+    const int64_t unit_bytes = q8k ? kQ8kBytes : kQ80Bytes;
+    const int64_t units = in / unit;
+    std::vector<uint8_t> xq(size_t(n * units * unit_bytes));
+    for (int64_t i = 0; i < n; ++i) act.quantize_row(x.data() + i * in, in, xq.data() + i * units * unit_bytes);
+    std::vector<float> y(size_t(n * out));
+    std::vector<int> values(static_cast<size_t>(in));
+    for (int64_t o = 0; o < out; ++o) {
+        const uint8_t* row = rm + o * (in / f.block_elems) * f.block_bytes;
+        for (int64_t b = 0; b < in / f.block_elems; ++b)
+            block_values(f, row + b * f.block_bytes, values.data() + b * f.block_elems);
+        for (int64_t i = 0; i < n; ++i) {
+            float acc[8] = {};
+            for (int64_t u = 0; u < units; ++u) {
+                const uint8_t* xb = xq.data() + (i * units + u) * unit_bytes;
+                const uint8_t* q = xb + (q8k ? 4 : 2);
+                // Lane j: the unit's elements at positions 4j .. 4j + 3 of every 32.
+                int64_t lane[8] = {};
+                for (int64_t e = 0; e < unit; ++e)
+                    lane[(e % 32) / 4] += int64_t(values[size_t(u * unit + e)]) * int8_t(q[e]);
+                float scale;
+                if (q8k) {
+                    float dx;
+                    std::memcpy(&dx, xb, 4);
+                    scale = load_fp16(row + u * f.block_bytes + d_at(f.id)) * dx;
+                } else {
+                    scale = load_fp16(xb);
+                }
+                for (int j = 0; j < 8; ++j) acc[j] = std::fma(float(lane[j]), scale, acc[j]);
+            }
+            float s[4];
+            for (int k = 0; k < 4; ++k) s[k] = acc[k] + acc[k + 4];
+            float sum = (s[0] + s[2]) + (s[1] + s[3]);
+            if (f.id == FormatId::I2_S) sum = sum * tensor_scale;
+            y[size_t(i * out + o)] = bias != nullptr ? sum + bias[o] : sum;
+        }
+    }
+    return y;
+}
+
+bool ternary_view(const FormatTraits& f, std::vector<uint8_t>& rm, int64_t out, int64_t in, LayoutClass cls,
+                  float tensor_scale, Scope* scope, View* v) {
+    if (f.id == FormatId::I2_S) std::memcpy(rm.data() + size_t(out * in / 4), &tensor_scale, 4);
+    const int64_t shape[2] = {out, in};
+    *v = make_view(rm.data(), rm.size(), f, shape, 2, BlockOrder::RowMajor);
+    if (cls == LayoutClass::BlockedInputMajor) {
+        View packed;
+        if (!prepack(*v, BlockOrder::InputBlockMajor, scope, TraceSink{}, &packed)) return false;
+        *v = packed;
+    }
+    return v->layout.layout_class() == cls;
+}
+
+}  // namespace skn_core::test
