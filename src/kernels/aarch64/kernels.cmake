@@ -26,5 +26,10 @@ skn_add_kernel_tier(skn_core q32 neondotprod ${_a64}/q32/neondotprod.cpp OPTIONS
 skn_add_kernel_tier(skn_core kquants neon ${_a64}/kquants/neon.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core kquants neondotprod ${_a64}/kquants/neondotprod.cpp OPTIONS -ffp-contract=off)
 
-  ${_a64}/kquants/register.cpp ${_a64}/ternary/register.cpp
-  ${_a64}/common/grid_tables.cpp ${_a64}/grid/register.cpp)
+# The grid accumulation contract (grid/kernels.hpp, docs/kernels/grid.md) likewise.
+skn_add_kernel_tier(skn_core grid neon ${_a64}/grid/neon.cpp OPTIONS -ffp-contract=off)
+skn_add_kernel_tier(skn_core grid neondotprod ${_a64}/grid/neondotprod.cpp OPTIONS -ffp-contract=off)
+
+# The ternary accumulation contract (ternary/kernels.hpp) likewise.
+skn_add_kernel_tier(skn_core ternary neon ${_a64}/ternary/neon.cpp OPTIONS -ffp-contract=off)
+skn_add_kernel_tier(skn_core ternary neondotprod ${_a64}/ternary/neondotprod.cpp OPTIONS -ffp-contract=off)
