@@ -22,11 +22,11 @@ namespace {
 
 // Fast precision (the format's activation type), both block orders.
 // q32 family (MXFP4 included): src/kernels/aarch64/q32; K-quants:
-// src/kernels/aarch64/kquants.
+// src/kernels/aarch64/kquants; NVFP4: src/kernels/aarch64/nvfp4.
 constexpr FormatId kNeonFastFormats[] = {FormatId::Q4_0, FormatId::Q8_0, FormatId::IQ4_NL, FormatId::Q5_0,
                                          FormatId::Q4_1, FormatId::Q5_1, FormatId::Q4_K, FormatId::Q6_K,
                                          FormatId::Q5_K, FormatId::Q2_K, FormatId::Q3_K, FormatId::IQ4_XS,
-                                         FormatId::MXFP4};
+                                         FormatId::MXFP4, FormatId::NVFP4};
 
 bool listed(FormatId f) {
     return std::find(std::begin(kNeonFastFormats), std::end(kNeonFastFormats), f) != std::end(kNeonFastFormats);
