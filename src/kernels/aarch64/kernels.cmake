@@ -10,7 +10,7 @@ set(_a64 ${CMAKE_CURRENT_LIST_DIR})
 target_sources(skn_core PRIVATE
   ${_a64}/register.cpp ${_a64}/common/packed_args.cpp ${_a64}/common/registration.cpp
   ${_a64}/activation/register.cpp ${_a64}/q32/register.cpp
-  ${_a64}/kquants/register.cpp ${_a64}/ternary/register.cpp
+  ${_a64}/kquants/register.cpp ${_a64}/ternary/register.cpp ${_a64}/nvfp4/register.cpp
   ${_a64}/common/grid_tables.cpp ${_a64}/grid/register.cpp)
 
 # The Q8_K quantizer's multiply and magic-number add must stay two roundings,
@@ -33,3 +33,7 @@ skn_add_kernel_tier(skn_core grid neondotprod ${_a64}/grid/neondotprod.cpp OPTIO
 # The ternary accumulation contract (ternary/kernels.hpp) likewise.
 skn_add_kernel_tier(skn_core ternary neon ${_a64}/ternary/neon.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core ternary neondotprod ${_a64}/ternary/neondotprod.cpp OPTIONS -ffp-contract=off)
+
+# The NVFP4 accumulation contract (nvfp4/kernels.hpp) likewise.
+skn_add_kernel_tier(skn_core nvfp4 neon ${_a64}/nvfp4/neon.cpp OPTIONS -ffp-contract=off)
+skn_add_kernel_tier(skn_core nvfp4 neondotprod ${_a64}/nvfp4/neondotprod.cpp OPTIONS -ffp-contract=off)

@@ -14,6 +14,7 @@ void register_aarch64_q32_kernels(Registry& r);
 void register_aarch64_kquants_kernels(Registry& r);
 void register_aarch64_grid_kernels(Registry& r);
 void register_aarch64_ternary_kernels(Registry& r);
+void register_aarch64_nvfp4_kernels(Registry& r);
 
 void register_aarch64_kernels(Registry& r) {
     register_aarch64_activation_kernels(r);
@@ -21,6 +22,7 @@ void register_aarch64_kernels(Registry& r) {
     register_aarch64_kquants_kernels(r);
     register_aarch64_grid_kernels(r);
     register_aarch64_ternary_kernels(r);
+    register_aarch64_nvfp4_kernels(r);
 }
 
 void register_target_kernels(Registry& r) { register_aarch64_kernels(r); }

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The NEON fast kernels of the 32-element legacy formats (src/kernels/aarch64/
+// The NEON fast kernels of the 32-element block formats (src/kernels/aarch64/
 // q32) against the accumulation contract they share with x86's q32 kernels
 // (docs/kernels/q32.md, docs/kernels/neon.md): y is computed here from the
 // integer codes and fp16 scales with the contract's float steps written out
-// (std::fma, one rounding per product), and every NEON kernel — both tiers,
-// both block orders, one and two threads — must give those bits exactly.
+// (std::fma, one rounding per product; MXFP4's E8M0 byte becomes the power
+// of two 2^(e - 128) against its doubled E2M1 values), and every NEON kernel
+// — both tiers, both block orders, one and two threads — must give those
+// bits exactly.
 // Since x86's avx2 / avx512 / avx512vnni kernels follow the same contract,
 // this is what makes arm64 and x86-64 agree bit for bit. Blocks are quantizer
-// output and random bytes (Q8_0's -128, every nibble, odd scales).
+// output and random bytes (Q8_0's -128, every nibble, odd scales, random
+// E8M0 exponents, most of them far below 2^0).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -38,13 +41,28 @@ std::vector<const Kernel*> neon_q32_kernels() {
 // The _1 formats carry a minimum m after d and pair with Q8_1 activations.
 bool has_min(FormatId f) { return f == FormatId::Q4_1 || f == FormatId::Q5_1; }
 
+// MXFP4 keeps an E8M0 exponent byte e where the others keep an fp16 d; its
+// values enter the integer dot as the E2M1 grid doubled (-12..12) and its
+// scale as half the block's, 2^(e - 128).
+bool is_mxfp4(FormatId f) { return f == FormatId::MXFP4; }
+
 // The 32 integer values of a weight block: the block decoded with d = 1 and
-// m = 0, which for every format here gives value * 1 exactly.
+// m = 0 (MXFP4: e = 128, a half scale of 1), which for every format here
+// gives value * 1 exactly.
 void block_values(const FormatTraits& f, const uint8_t* blk, float* values) {
     std::vector<uint8_t> b(blk, blk + f.block_bytes);
-    store_fp16(b.data(), 1.0f);
+    if (is_mxfp4(f.id))
+        b[0] = 128;
+    else
+        store_fp16(b.data(), 1.0f);
     if (has_min(f.id)) store_fp16(b.data() + 2, 0.0f);
     f.decode(b.data(), 1, 1.0f, values);
+}
+
+// d_w of a weight block (exact: a power of two for MXFP4, down to the
+// subnormal 2^-128 for e = 0).
+float weight_scale(const FormatTraits& f, const uint8_t* blk) {
+    return is_mxfp4(f.id) ? std::ldexp(1.0f, int(blk[0]) - 128) : load_fp16(blk);
 }
 
 // y[n, out] by the contract, from ROW_MAJOR weight bytes.
@@ -69,7 +87,7 @@ std::vector<float> contract_y(const FormatTraits& f, const std::vector<uint8_t>&
                     sumi += int32_t(w[j]) * q;
                     sumx += q;
                 }
-                const float dw = load_fp16(wb), dx = load_fp16(xb);
+                const float dw = weight_scale(f, wb), dx = load_fp16(xb);
                 const float scale = dw * dx;
                 acc = std::fma(scale, float(sumi), acc);
                 if (has_min(f.id)) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// NEON matmul_wt kernels for the 32-element legacy block formats (Q4_0, Q8_0,
-// IQ4_NL, Q5_0 against Q8_0 activations; Q4_1, Q5_1 against Q8_1) in fast
-// precision. The kernels live in translation units built with their tier's
+// NEON matmul_wt kernels for the 32-element block formats (Q4_0, Q8_0,
+// IQ4_NL, MXFP4, Q5_0 against Q8_0 activations; Q4_1, Q5_1 against Q8_1) in
+// fast precision. The kernels live in translation units built with their tier's
 // flags (q32/neon.cpp, q32/neondotprod.cpp, one body: q32/body.inc) and see
 // only the plain struct of common/packed_args.hpp; q32/register.cpp (built
 // without ISA flags) fills it from MatmulArgs.
@@ -10,7 +10,8 @@
 // (x86_64/q32/kernels.hpp, docs/kernels/q32.md), so both block orders, every
 // split of the output rows, both NEON tiers and the x86 tiers give
 // bit-identical y: for each (i, o), acc = 0; for each block b in order:
-// sumi = exact integer dot of the weight block's values (offset removed)
+// sumi = exact integer dot of the weight block's values (offset removed;
+// MXFP4: the E2M1 grid doubled, with d_w = 2^(e - 128) from its E8M0 byte)
 // with the activation block's int8 codes; acc = fma(d_w[o,b] * d_x[i,b],
 // float(sumi), acc); (Q4_1, Q5_1: then acc = fma(m_w[o,b], d_x[i,b] *
 // float(sum of the activation codes), acc)). Finally y = acc (+ bias[o]).
@@ -31,6 +32,7 @@ using Q32Fn = void (*)(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 void q32_q4_0_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q8_0_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_iq4_nl_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_mxfp4_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q5_0_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q4_1_q8_1_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);  // xq: Q8_1 rows
 void q32_q5_1_q8_1_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);  // xq: Q8_1 rows
@@ -39,6 +41,7 @@ void q32_q5_1_q8_1_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);  //
 void q32_q4_0_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q8_0_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_iq4_nl_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_mxfp4_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q5_0_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q4_1_q8_1_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q5_1_q8_1_neon(const PackedArgs& a, int64_t o0, int64_t o1);

@@ -24,6 +24,7 @@ inline int32x4_t dot32(int8x16_t w0, int8x16_t w1, int8x16_t x0, int8x16_t x1) {
 SKN_Q32_DEFINE(q32_q4_0_q8_0_neondotprod, Q4_0F)
 SKN_Q32_DEFINE(q32_q8_0_q8_0_neondotprod, Q8_0F)
 SKN_Q32_DEFINE(q32_iq4_nl_q8_0_neondotprod, Iq4NlF)
+SKN_Q32_DEFINE(q32_mxfp4_q8_0_neondotprod, Mxfp4F)
 SKN_Q32_DEFINE(q32_q5_0_q8_0_neondotprod, Q5_0F)
 SKN_Q32_DEFINE(q32_q4_1_q8_1_neondotprod, Q4_1F)
 SKN_Q32_DEFINE(q32_q5_1_q8_1_neondotprod, Q5_1F)

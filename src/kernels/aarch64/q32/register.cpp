@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Registers the NEON kernels of the 32-element legacy formats (q32/<tier>.cpp)
+// Registers the NEON kernels of the 32-element block formats (q32/<tier>.cpp)
 // under both block orders (common/registration.hpp). Built without ISA
 // flags; the kernel bodies run only when the registry has checked the CPU.
 #include "kernels/aarch64/common/registration.hpp"
@@ -17,12 +17,14 @@ void register_aarch64_q32_kernels(Registry& r) {
     add(FormatId::Q4_0, q8, SKN_ISA_NEON_DOTPROD, packed_entry<ka::q32_q4_0_q8_0_neondotprod>);
     add(FormatId::Q8_0, q8, SKN_ISA_NEON_DOTPROD, packed_entry<ka::q32_q8_0_q8_0_neondotprod>);
     add(FormatId::IQ4_NL, q8, SKN_ISA_NEON_DOTPROD, packed_entry<ka::q32_iq4_nl_q8_0_neondotprod>);
+    add(FormatId::MXFP4, q8, SKN_ISA_NEON_DOTPROD, packed_entry<ka::q32_mxfp4_q8_0_neondotprod>);
     add(FormatId::Q5_0, q8, SKN_ISA_NEON_DOTPROD, packed_entry<ka::q32_q5_0_q8_0_neondotprod>);
     add(FormatId::Q4_1, q81, SKN_ISA_NEON_DOTPROD, packed_entry<ka::q32_q4_1_q8_1_neondotprod>);
     add(FormatId::Q5_1, q81, SKN_ISA_NEON_DOTPROD, packed_entry<ka::q32_q5_1_q8_1_neondotprod>);
     add(FormatId::Q4_0, q8, SKN_ISA_NEON, packed_entry<ka::q32_q4_0_q8_0_neon>);
     add(FormatId::Q8_0, q8, SKN_ISA_NEON, packed_entry<ka::q32_q8_0_q8_0_neon>);
     add(FormatId::IQ4_NL, q8, SKN_ISA_NEON, packed_entry<ka::q32_iq4_nl_q8_0_neon>);
+    add(FormatId::MXFP4, q8, SKN_ISA_NEON, packed_entry<ka::q32_mxfp4_q8_0_neon>);
     add(FormatId::Q5_0, q8, SKN_ISA_NEON, packed_entry<ka::q32_q5_0_q8_0_neon>);
     add(FormatId::Q4_1, q81, SKN_ISA_NEON, packed_entry<ka::q32_q4_1_q8_1_neon>);
     add(FormatId::Q5_1, q81, SKN_ISA_NEON, packed_entry<ka::q32_q5_1_q8_1_neon>);
