@@ -10,7 +10,7 @@ set(_a64 ${CMAKE_CURRENT_LIST_DIR})
 target_sources(skn_core PRIVATE
   ${_a64}/register.cpp ${_a64}/common/packed_args.cpp ${_a64}/common/registration.cpp
   ${_a64}/activation/register.cpp ${_a64}/q32/register.cpp
-  ${_a64}/kquants/register.cpp)
+  ${_a64}/kquants/register.cpp ${_a64}/dense/register.cpp)
 
 # The Q8_K quantizer's multiply and magic-number add must stay two roundings,
 # as in the codec (formats/ are built with -ffp-contract=off too).
@@ -24,3 +24,7 @@ skn_add_kernel_tier(skn_core q32 neondotprod ${_a64}/q32/neondotprod.cpp OPTIONS
 # The K-quant accumulation contract (kquants/kernels.hpp) likewise.
 skn_add_kernel_tier(skn_core kquants neon ${_a64}/kquants/neon.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core kquants neondotprod ${_a64}/kquants/neondotprod.cpp OPTIONS -ffp-contract=off)
+
+# Dense weights: the order of dense/kernels.hpp is written out as FMLAs.
+skn_add_kernel_tier(skn_core dense neon ${_a64}/dense/neon.cpp OPTIONS -ffp-contract=off)
+
