@@ -10,7 +10,8 @@ set(_a64 ${CMAKE_CURRENT_LIST_DIR})
 target_sources(skn_core PRIVATE
   ${_a64}/register.cpp ${_a64}/common/packed_args.cpp ${_a64}/common/registration.cpp
   ${_a64}/activation/register.cpp ${_a64}/q32/register.cpp
-  ${_a64}/kquants/register.cpp ${_a64}/dense/register.cpp)
+  ${_a64}/kquants/register.cpp ${_a64}/dense/register.cpp
+  ${_a64}/exact/register.cpp)
 
 # The Q8_K quantizer's multiply and magic-number add must stay two roundings,
 # as in the codec (formats/ are built with -ffp-contract=off too).
@@ -28,3 +29,6 @@ skn_add_kernel_tier(skn_core kquants neondotprod ${_a64}/kquants/neondotprod.cpp
 # Dense weights: the order of dense/kernels.hpp is written out as FMLAs.
 skn_add_kernel_tier(skn_core dense neon ${_a64}/dense/neon.cpp OPTIONS -ffp-contract=off)
 
+# Exact precision: the decoders repeat the scalar decoders' roundings and the
+# driver's order (exact/kernels.hpp) is written out as FMLAs.
+skn_add_kernel_tier(skn_core exact neon ${_a64}/exact/neon.cpp OPTIONS -ffp-contract=off)

@@ -13,12 +13,14 @@ void register_aarch64_activation_kernels(Registry& r);
 void register_aarch64_q32_kernels(Registry& r);
 void register_aarch64_kquants_kernels(Registry& r);
 void register_aarch64_dense_kernels(Registry& r);
+void register_aarch64_exact_kernels(Registry& r);
 
 void register_aarch64_kernels(Registry& r) {
     register_aarch64_activation_kernels(r);
     register_aarch64_q32_kernels(r);
     register_aarch64_kquants_kernels(r);
     register_aarch64_dense_kernels(r);
+    register_aarch64_exact_kernels(r);
 }
 
 void register_target_kernels(Registry& r) { register_aarch64_kernels(r); }
