@@ -92,7 +92,9 @@ TEST(NeonExactContract, NeonDecodersGiveTheScalarDecodersBits) {
             uint8_t* blk = src.data() + s * size_t(stride);
             const size_t at = id == FormatId::Q6_K ? 208 : 0;
             store_u16le(blk + at, specials[s]);
-            if (id == FormatId::Q4_K) store_u16le(blk + 2, specials[(s + 3) % std::size(specials)]);
+            const bool second_scale = id == FormatId::Q4_1 || id == FormatId::Q5_1 || id == FormatId::Q4_K ||
+                                      id == FormatId::Q5_K;  // m / dmin after d
+            if (second_scale) store_u16le(blk + 2, specials[(s + 3) % std::size(specials)]);
         }
         std::vector<float> got(size_t(kBlocks) * be), want(size_t(kBlocks) * be);
         dec(src.data(), stride, kBlocks, 1.0f, got.data());
@@ -101,7 +103,7 @@ TEST(NeonExactContract, NeonDecodersGiveTheScalarDecodersBits) {
             ASSERT_TRUE(same_bits(got[e], want[e]))
                 << f.name << " block " << e / be << " element " << e % be << ": " << got[e] << " vs " << want[e];
     }
-    EXPECT_GE(with_decoder, 4) << "the NEON decoders of Q8_0, Q4_0, Q4_K and Q6_K are gone";
+    EXPECT_EQ(with_decoder, 9) << "NEON decoders: Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, IQ4_NL, Q4_K, Q5_K, Q6_K";
 }
 
 TEST(NeonExactContract, EveryBlockFormatHasANeonKernelInBothOrders) {

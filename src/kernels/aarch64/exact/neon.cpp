@@ -106,7 +106,12 @@ ExactDecodeFn exact_decoder_neon(FormatId format) {
     switch (format) {
         case FormatId::Q8_0: return decode_span<DecQ8_0>;
         case FormatId::Q4_0: return decode_span<DecQ4_0>;
+        case FormatId::Q4_1: return decode_span<DecQ4_1>;
+        case FormatId::Q5_0: return decode_span<DecQ5_0>;
+        case FormatId::Q5_1: return decode_span<DecQ5_1>;
+        case FormatId::IQ4_NL: return decode_span<DecIQ4_NL>;
         case FormatId::Q4_K: return decode_span<DecQ4_K>;
+        case FormatId::Q5_K: return decode_span<DecQ5_K>;
         case FormatId::Q6_K: return decode_span<DecQ6_K>;
         default: return nullptr;
     }
