@@ -28,6 +28,9 @@ skn_add_kernel_tier(skn_core kquants neondotprod ${_a64}/kquants/neondotprod.cpp
 
 # Dense weights: the order of dense/kernels.hpp is written out as FMLAs.
 skn_add_kernel_tier(skn_core dense neon ${_a64}/dense/neon.cpp OPTIONS -ffp-contract=off)
+# BFDOT needs +bf16, which no tier implies (registered only when the CPU has it).
+skn_add_kernel_tier(skn_core dense neoni8mm ${_a64}/dense/neoni8mm.cpp
+  OPTIONS -march=armv8.2-a+dotprod+i8mm+bf16 -ffp-contract=off)
 
 # Exact precision: the decoders repeat the scalar decoders' roundings and the
 # driver's order (exact/kernels.hpp) is written out as FMLAs.

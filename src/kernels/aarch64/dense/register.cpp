@@ -6,9 +6,14 @@
 // As on x86: fast precision pairs BF16 weights with BF16 activations (xq)
 // and F16 with F16; exact precision pairs every dense weight with F32
 // activations (xf). Everything the kernels use is Armv8.0, so they sit at
-// the `neon` tier and serve every arm64 CPU.
+// the `neon` tier and serve every arm64 CPU. BF16 x BF16 also has a BFDOT
+// kernel, registered at `neoni8mm` only when the CPU has bf16 (no tier
+// implies it), as x86 registers its AVX512_BF16 kernel.
 #include "dispatch/registry.hpp"
 #include "kernels/aarch64/dense/kernels.hpp"
+#include "runtime/cpu.hpp"
+
+#include <vector>
 
 namespace skn_core {
 namespace {
@@ -45,6 +50,7 @@ bool unit_columns(const Layout& l) { return l.rank == 2 && (l.strides[1] == 1 ||
 
 struct Entry {
     FormatId weight, activation;
+    skn_isa isa;
     MatmulKernelFn fn;
     uint32_t needs;
 };
@@ -54,19 +60,23 @@ struct Entry {
 void register_aarch64_dense_kernels(Registry& r) {
     namespace ka = kernels::aarch64;
     using F = FormatId;
-    const Entry entries[] = {
-        {F::BF16, F::BF16, entry<ka::dense_bf16_bf16_neon, true>, kNeedsQuantized},
-        {F::F16, F::F16, entry<ka::dense_f16_f16_neon, true>, kNeedsQuantized},
-        {F::BF16, F::F32, entry<ka::dense_bf16_f32_neon, false>, kNeedsFloat},
-        {F::F16, F::F32, entry<ka::dense_f16_f32_neon, false>, kNeedsFloat},
-        {F::F32, F::F32, entry<ka::dense_f32_f32_neon, false>, kNeedsFloat},
+    const skn_isa neon = SKN_ISA_NEON;
+    std::vector<Entry> entries = {
+        {F::BF16, F::BF16, neon, entry<ka::dense_bf16_bf16_neon, true>, kNeedsQuantized},
+        {F::F16, F::F16, neon, entry<ka::dense_f16_f16_neon, true>, kNeedsQuantized},
+        {F::BF16, F::F32, neon, entry<ka::dense_bf16_f32_neon, false>, kNeedsFloat},
+        {F::F16, F::F32, neon, entry<ka::dense_f16_f32_neon, false>, kNeedsFloat},
+        {F::F32, F::F32, neon, entry<ka::dense_f32_f32_neon, false>, kNeedsFloat},
     };
+    if (cpu_features().neon_bf16)
+        entries.push_back(
+            {F::BF16, F::BF16, SKN_ISA_NEON_I8MM, entry<ka::dense_bf16_bf16_neonbf16, true>, kNeedsQuantized});
     for (const Entry& e : entries) {
         Kernel k;
-        k.key = KernelKey{Op::MatmulWt, e.weight, LayoutClass::Contiguous, e.activation, SKN_ISA_NEON};
+        k.key = KernelKey{Op::MatmulWt, e.weight, LayoutClass::Contiguous, e.activation, e.isa};
         k.fn = e.fn;
         k.needs = e.needs;
-        k.rows_per_task = 32;  // a multiple of the row tile (4)
+        k.rows_per_task = 32;  // a multiple of the row tiles (4)
         k.supports = unit_columns;
         r.add(std::move(k));
     }
