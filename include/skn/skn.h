@@ -306,7 +306,7 @@ SKN_API skn_isa skn_cpu_isa(void);
 /* The CPU features skn detected, as one line: the architecture, then every
  * feature the tiers are made of that this CPU and OS provide, e.g.
  * "x86-64: sse4.2 avx2 fma f16c avx512f avx512bw avx512vl avx512dq avx512vnni"
- * or "aarch64: neon dotprod i8mm sve sve2 (SVE vector length 256 bits)".
+ * or "aarch64: neon dotprod i8mm bf16 sve sve2 (SVE vector length 256 bits)".
  * For logs and bug reports; the exact words may grow in later versions.
  * The string is static (never freed). Never fails. */
 SKN_API const char* skn_cpu_features(void);

@@ -31,7 +31,7 @@ bool cpuid_avx_vnni() {
 // The kernel's own words for the features (linux/arch/arm64/include/uapi/asm/hwcap.h),
 // spelled out so an old libc's headers cannot hide a feature.
 constexpr unsigned long kHwcapAsimd = 1ul << 1, kHwcapAsimdDp = 1ul << 20, kHwcapSve = 1ul << 22;
-constexpr unsigned long kHwcap2Sve2 = 1ul << 1, kHwcap2I8mm = 1ul << 13;
+constexpr unsigned long kHwcap2Sve2 = 1ul << 1, kHwcap2I8mm = 1ul << 13, kHwcap2Bf16 = 1ul << 14;
 
 // The SVE vector length of this thread, in bits (PR_SVE_GET_VL returns bytes
 // in its low 16 bits); 0 when the kernel does not say.
@@ -69,6 +69,7 @@ CpuFeatures detect() {
     f.neon = (hwcap & kHwcapAsimd) != 0;
     f.neon_dotprod = (hwcap & kHwcapAsimdDp) != 0;
     f.neon_i8mm = (hwcap2 & kHwcap2I8mm) != 0;
+    f.neon_bf16 = (hwcap2 & kHwcap2Bf16) != 0;
     f.sve = (hwcap & kHwcapSve) != 0;
     f.sve2 = (hwcap2 & kHwcap2Sve2) != 0;
     f.sve_vector_bits = f.sve ? sve_vector_bits() : 0;
@@ -94,7 +95,8 @@ const char* cpu_features_text() {
             {f.f16c, "f16c"},              {f.avx_vnni, "avxvnni"},  {f.avx512f, "avx512f"},
             {f.avx512bw, "avx512bw"},      {f.avx512vl, "avx512vl"}, {f.avx512dq, "avx512dq"},
             {f.avx512vnni, "avx512vnni"},  {f.avx512bf16, "avx512bf16"}, {f.neon, "neon"},
-            {f.neon_dotprod, "dotprod"},   {f.neon_i8mm, "i8mm"},    {f.sve, "sve"},
+            {f.neon_dotprod, "dotprod"},   {f.neon_i8mm, "i8mm"},    {f.neon_bf16, "bf16"},
+            {f.sve, "sve"},
             {f.sve2, "sve2"},
         };
 #if SKN_X86

@@ -15,13 +15,14 @@ struct CpuFeatures {
     bool avx512f = false, avx512bw = false, avx512vl = false, avx512dq = false;
     bool avx512vnni = false, avx512bf16 = false;
     bool neon = false, neon_dotprod = false, neon_i8mm = false;
+    bool neon_bf16 = false;  // BFDOT / BFMMLA (FEAT_BF16); no tier implies it
     bool sve = false, sve2 = false;
     int sve_vector_bits = 0;  // the SVE vector length this process runs with; 0 without SVE
 };
 
 const CpuFeatures& cpu_features();
 
-// "x86-64: avx2 fma f16c avx512f ..." or "aarch64: neon dotprod i8mm sve sve2
+// "x86-64: avx2 fma f16c avx512f ..." or "aarch64: neon dotprod i8mm bf16 sve sve2
 // (SVE vector length 256 bits)": the architecture and every feature bit above
 // that is set, in the order of the struct, built once.
 const char* cpu_features_text();

@@ -11,7 +11,8 @@ target_sources(skn_core PRIVATE
   ${_a64}/register.cpp ${_a64}/common/packed_args.cpp ${_a64}/common/registration.cpp
   ${_a64}/activation/register.cpp ${_a64}/q32/register.cpp
   ${_a64}/kquants/register.cpp ${_a64}/ternary/register.cpp ${_a64}/nvfp4/register.cpp
-  ${_a64}/common/grid_tables.cpp ${_a64}/grid/register.cpp)
+  ${_a64}/common/grid_tables.cpp ${_a64}/grid/register.cpp ${_a64}/dense/register.cpp
+  ${_a64}/exact/register.cpp)
 
 # The Q8_K quantizer's multiply and magic-number add must stay two roundings,
 # as in the codec (formats/ are built with -ffp-contract=off too).
@@ -37,3 +38,13 @@ skn_add_kernel_tier(skn_core ternary neondotprod ${_a64}/ternary/neondotprod.cpp
 # The NVFP4 accumulation contract (nvfp4/kernels.hpp) likewise.
 skn_add_kernel_tier(skn_core nvfp4 neon ${_a64}/nvfp4/neon.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core nvfp4 neondotprod ${_a64}/nvfp4/neondotprod.cpp OPTIONS -ffp-contract=off)
+
+# Dense weights: the order of dense/kernels.hpp is written out as FMLAs.
+skn_add_kernel_tier(skn_core dense neon ${_a64}/dense/neon.cpp OPTIONS -ffp-contract=off)
+# BFDOT needs +bf16, which no tier implies (registered only when the CPU has it).
+skn_add_kernel_tier(skn_core dense neoni8mm ${_a64}/dense/neoni8mm.cpp
+  OPTIONS -march=armv8.2-a+dotprod+i8mm+bf16 -ffp-contract=off)
+
+# Exact precision: the decoders repeat the scalar decoders' roundings and the
+# driver's order (exact/kernels.hpp) is written out as FMLAs.
+skn_add_kernel_tier(skn_core exact neon ${_a64}/exact/neon.cpp OPTIONS -ffp-contract=off)

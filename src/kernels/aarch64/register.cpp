@@ -15,6 +15,8 @@ void register_aarch64_kquants_kernels(Registry& r);
 void register_aarch64_grid_kernels(Registry& r);
 void register_aarch64_ternary_kernels(Registry& r);
 void register_aarch64_nvfp4_kernels(Registry& r);
+void register_aarch64_dense_kernels(Registry& r);
+void register_aarch64_exact_kernels(Registry& r);
 
 void register_aarch64_kernels(Registry& r) {
     register_aarch64_activation_kernels(r);
@@ -23,6 +25,8 @@ void register_aarch64_kernels(Registry& r) {
     register_aarch64_grid_kernels(r);
     register_aarch64_ternary_kernels(r);
     register_aarch64_nvfp4_kernels(r);
+    register_aarch64_dense_kernels(r);
+    register_aarch64_exact_kernels(r);
 }
 
 void register_target_kernels(Registry& r) { register_aarch64_kernels(r); }

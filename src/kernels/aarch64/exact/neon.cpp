@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// The exact-precision matmul driver, Armv8.0 NEON (exact/kernels.hpp has the
+// accumulation order). Kernel functions only; registered by exact/register.cpp.
+//
+// Scheme: for a group of up to kGroup activation rows and each output row,
+// the row's blocks are decoded kChunkFloats at a time into a float buffer
+// (NEON decoder, or the format's scalar decoder), and each tile of up to
+// four activation rows runs through the chunk with four 4-lane accumulators
+// per row, one FMLA per 4 inputs; between chunks the accumulators wait in a
+// stack buffer (stored and reloaded exactly). A weight block is decoded once
+// per group of activation rows. The operations of an (i, o) pair do not
+// depend on the block order (blocks are addressed through byte strides),
+// the group, the tile or the split of the output rows.
+#include <arm_neon.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/aarch64/exact/kernels.hpp"
+
+namespace skn_core::kernels::aarch64 {
+namespace {
+
+#include "kernels/aarch64/exact/decode.inc"
+
+constexpr int kAccs = 4;                // accumulators per (i, o): 16 inputs per step
+constexpr int kTile = 4;                // activation rows per tile
+constexpr int kGroup = 64;              // activation rows per decoded chunk
+constexpr int64_t kChunkFloats = 1024;  // decoded inputs per chunk: whole blocks of any format
+
+struct Acc {
+    float32x4_t a[kAccs];
+};
+
+// The C activation rows' accumulators (in `state`) run through `len` decoded
+// weights; x[c] points at row c's activation for the chunk's first input.
+template <int C>
+void tile(const float* w, int64_t len, const float* const (&x)[C], float* state) {
+    Acc acc[C];
+    for (int c = 0; c < C; ++c)
+        for (int q = 0; q < kAccs; ++q) acc[c].a[q] = vld1q_f32(state + (c * kAccs + q) * 4);
+    for (int64_t k = 0; k < len; k += 4 * kAccs) {
+        float32x4_t wv[kAccs];
+#pragma GCC unroll 4
+        for (int q = 0; q < kAccs; ++q) wv[q] = vld1q_f32(w + k + 4 * q);
+#pragma GCC unroll 4
+        for (int c = 0; c < C; ++c)
+#pragma GCC unroll 4
+            for (int q = 0; q < kAccs; ++q) acc[c].a[q] = vfmaq_f32(acc[c].a[q], wv[q], vld1q_f32(x[c] + k + 4 * q));
+    }
+    for (int c = 0; c < C; ++c)
+        for (int q = 0; q < kAccs; ++q) vst1q_f32(state + (c * kAccs + q) * 4, acc[c].a[q]);
+}
+
+// s = (A0 + A1) + (A2 + A3), then (s0 + s1) + (s2 + s3): two explicit FADDP steps.
+inline float reduce(const float* state) {
+    const float32x4_t s = vaddq_f32(vaddq_f32(vld1q_f32(state), vld1q_f32(state + 4)),
+                                    vaddq_f32(vld1q_f32(state + 8), vld1q_f32(state + 12)));
+    return vpadds_f32(vget_low_f32(vpaddq_f32(s, s)));
+}
+
+// Blocks b0 .. b0 + nb - 1 of output row o into dst.
+void decode_chunk(const ExactArgs& a, ExactDecodeFn dec, int64_t o, int64_t b0, int64_t nb, float* dst) {
+    const uint8_t* src = a.w + o * a.so + b0 * a.sb;
+    if (dec != nullptr) {
+        dec(src, a.sb, nb, a.tensor_scale, dst);
+    } else if (a.sb == a.block_bytes) {
+        a.scalar_decode(src, nb, a.tensor_scale, dst);
+    } else {
+        for (int64_t b = 0; b < nb; ++b) a.scalar_decode(src + b * a.sb, 1, a.tensor_scale, dst + b * a.block_elems);
+    }
+}
+
+void run_group(const ExactArgs& a, ExactDecodeFn dec, int64_t o0, int64_t o1, int64_t i0, int g) {
+    alignas(16) float w[kChunkFloats];
+    alignas(16) float state[kGroup * kAccs * 4];
+    const int64_t per_chunk = kChunkFloats / a.block_elems;
+    for (int64_t o = o0; o < o1; ++o) {
+        std::memset(state, 0, sizeof(float) * size_t(g * kAccs * 4));
+        for (int64_t b0 = 0; b0 < a.bpr; b0 += per_chunk) {
+            const int64_t nb = a.bpr - b0 < per_chunk ? a.bpr - b0 : per_chunk;
+            decode_chunk(a, dec, o, b0, nb, w);
+            const int64_t k0 = b0 * a.block_elems, len = nb * a.block_elems;
+            for (int t = 0; t < g; t += kTile) {
+                const float* xr = a.xf + (i0 + t) * a.xf_stride + k0;
+                float* st = state + t * kAccs * 4;
+                switch (g - t < kTile ? g - t : kTile) {
+                    case 1: tile<1>(w, len, {xr}, st); break;
+                    case 2: tile<2>(w, len, {xr, xr + a.xf_stride}, st); break;
+                    case 3: tile<3>(w, len, {xr, xr + a.xf_stride, xr + 2 * a.xf_stride}, st); break;
+                    default: tile<4>(w, len, {xr, xr + a.xf_stride, xr + 2 * a.xf_stride, xr + 3 * a.xf_stride}, st);
+                }
+            }
+        }
+        for (int c = 0; c < g; ++c) {
+            const float v = reduce(state + c * kAccs * 4);
+            a.y[(i0 + c) * a.y_stride + o] = a.bias != nullptr ? v + a.bias[o] : v;
+        }
+    }
+}
+
+}  // namespace
+
+ExactDecodeFn exact_decoder_neon(FormatId format) {
+    switch (format) {
+        case FormatId::Q8_0: return decode_span<DecQ8_0>;
+        case FormatId::Q4_0: return decode_span<DecQ4_0>;
+        case FormatId::Q4_1: return decode_span<DecQ4_1>;
+        case FormatId::Q5_0: return decode_span<DecQ5_0>;
+        case FormatId::Q5_1: return decode_span<DecQ5_1>;
+        case FormatId::IQ4_NL: return decode_span<DecIQ4_NL>;
+        case FormatId::Q4_K: return decode_span<DecQ4_K>;
+        case FormatId::Q5_K: return decode_span<DecQ5_K>;
+        case FormatId::Q6_K: return decode_span<DecQ6_K>;
+        default: return nullptr;
+    }
+}
+
+void exact_matmul_neon(const ExactArgs& a, int64_t out_begin, int64_t out_end) {
+    const ExactDecodeFn dec = exact_decoder_neon(a.format);
+    for (int64_t i0 = 0; i0 < a.n; i0 += kGroup)
+        run_group(a, dec, out_begin, out_end, i0, a.n - i0 < kGroup ? int(a.n - i0) : kGroup);
+}
+
+}  // namespace skn_core::kernels::aarch64
