@@ -22,6 +22,7 @@
 #include "fixtures/sample_weight.hpp"
 #include "formats/half.hpp"
 #include "runtime/cpu.hpp"
+#include "support/contract_cases.hpp"
 #include "support/matmul_harness.hpp"
 
 namespace skn_core {
@@ -125,37 +126,15 @@ class NeonKquantContract : public ::testing::TestWithParam<const Kernel*> {};
 TEST_P(NeonKquantContract, GivesTheContractsBitsInBothOrdersAndThreadCounts) {
     const Kernel& k = *GetParam();
     if (!cpu_runs(k.key.isa)) GTEST_SKIP() << k.name << ": this CPU lacks " << isa_tag(k.key.isa);
+    test::ContractCases cases;
+    cases.max_n = 9;
+    cases.weight_seed = 90;
+    cases.x_seed = 700;
     const FormatTraits& f = *find_format(k.key.weight);
-    int case_index = 0;
-    int checked = 0;
-    for (bool random_blocks : {false, true})
-        for (int64_t out : {1, 7, 33})
-            for (int64_t bpr : {1, 3, 5}) {
-                // One weight serves every n: quantizing it is most of the cost under qemu.
-                const test::TestWeight w(f, out, bpr, k.key.layout, 90 + uint64_t(case_index), random_blocks);
-                if (w.view.layout.layout_class() != k.key.layout) {  // one row or block: contiguous
-                    case_index += 9;
-                    continue;
-                }
-                for (int64_t n = 1; n <= 9; ++n) {
-                    ++case_index;
-                    std::vector<float> x(size_t(n * w.in)), bias(static_cast<size_t>(out));
-                    sample_weight(x.data(), n, w.in, 700 + uint64_t(case_index));
-                    for (int64_t o = 0; o < out; ++o) bias[size_t(o)] = 0.125f * float(o % 7) - 0.375f;
-                    const float* b = case_index % 2 ? bias.data() : nullptr;
-                    const std::vector<float> want = contract_y(f, w.rm, out, w.in, x, n, b);
-                    for (int threads : {1, 3}) {
-                        std::vector<float> y(want.size(), -7.0f);
-                        test::run_with_kernel(k, w.view, x.data(), n, w.in, b, y.data(), out, threads);
-                        ++checked;
-                        for (size_t e = 0; e < y.size(); ++e)
-                            ASSERT_EQ(std::memcmp(&y[e], &want[e], sizeof(float)), 0)
-                                << k.name << (random_blocks ? " random blocks" : " quantized") << " out=" << out
-                                << " bpr=" << bpr << " n=" << n << " threads=" << threads << " at ["
-                                << e / size_t(out) << ", " << e % size_t(out) << "]: " << y[e] << " vs " << want[e];
-                    }
-                }
-            }
+    const int checked = test::check_contract_cases(k, cases, [&](const test::TestWeight& w, const std::vector<float>& x,
+                                                                 int64_t n, const float* bias) {
+        return contract_y(f, w.rm, w.out, w.in, x, n, bias);
+    });
     EXPECT_GT(checked, 100) << k.name << ": too few shapes had this kernel's layout class";
 }
 

@@ -41,7 +41,9 @@ bool is_ternary(FormatId f) { return f == FormatId::TQ2_0 || f == FormatId::TQ1_
 std::vector<const Kernel*> neon_ternary_kernels() {
     std::vector<const Kernel*> out;
     for (const Kernel& k : default_registry().kernels())
-        if (is_neon_tier(k.key.isa) && is_ternary(k.key.weight)) out.push_back(&k);
+        if (is_neon_tier(k.key.isa) && is_ternary(k.key.weight) &&
+            k.key.activation == find_format(k.key.weight)->activation)  // fast precision, not exact
+            out.push_back(&k);
     return out;
 }
 
