@@ -74,11 +74,11 @@ std::vector<float> contract_y(const std::vector<float>& w, int64_t out, int64_t 
 
 TEST(NeonExactContract, NeonDecodersGiveTheScalarDecodersBits) {
     int with_decoder = 0;
-    for (const FormatId id : ka::kExactFormats) {
+    for (const FormatTraits& f : all_formats()) {
+        const FormatId id = f.id;
         const ka::ExactDecodeFn dec = ka::exact_decoder_neon(id);
         if (dec == nullptr) continue;
         ++with_decoder;
-        const FormatTraits& f = *find_format(id);
         const size_t bb = size_t(f.block_bytes), be = size_t(f.block_elems);
         constexpr int64_t kBlocks = 200;
         const int64_t stride = int64_t(bb) + 3;  // blocks read with a stride, unaligned
@@ -109,6 +109,7 @@ TEST(NeonExactContract, NeonDecodersGiveTheScalarDecodersBits) {
 TEST(NeonExactContract, EveryBlockFormatHasANeonKernelInBothOrders) {
     for (const FormatTraits& f : all_formats()) {
         if (!f.block_quantized) continue;
+        EXPECT_TRUE(ka::exact_driver_serves(f.block_quantized, f.decode != nullptr, f.block_elems)) << f.name;
         for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor})
             EXPECT_NE(test::find_kernel(f.id, c, FormatId::F32, SKN_ISA_NEON), nullptr)
                 << f.name << " " << layout_tag(c) << ": no neon exact kernel";
@@ -122,8 +123,8 @@ TEST(NeonExactContract, GivesTheDocumentedOrdersBitsInBothOrdersAndThreadCounts)
     };
     const Shape shapes[] = {{1, 3}, {7, 5}, {33, 1}};
     int case_index = 0;
-    for (const FormatId id : ka::kExactFormats) {
-        const FormatTraits& f = *find_format(id);
+    for (const FormatTraits& f : all_formats()) {
+        if (!f.block_quantized) continue;
         for (const Shape& sh : shapes) {
             ++case_index;
             const int64_t out = sh.out, in = sh.bpr * f.block_elems;

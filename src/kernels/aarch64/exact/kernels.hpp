@@ -20,6 +20,7 @@
 #include <cstdint>
 
 #include "formats/facts.hpp"
+#include "kernels/aarch64/common/packed_args.hpp"
 
 namespace skn_core::kernels::aarch64 {
 
@@ -27,29 +28,23 @@ namespace skn_core::kernels::aarch64 {
 // consecutive blocks at src into nblocks * block_elems floats.
 using ScalarDecodeFn = void (*)(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
 
-struct ExactArgs {
-    FormatId format = FormatId::F32;      // the weight's format
+// The packed kernels' arguments (weight, strides, n, bias, y, tensor scale;
+// filled by common/packed_args) plus what decoding needs and the float rows.
+struct ExactArgs : PackedArgs {
+    FormatId format = FormatId::F32;         // the weight's format
     ScalarDecodeFn scalar_decode = nullptr;  // its scalar decoder (formats that have no NEON decoder)
     int64_t block_elems = 0, block_bytes = 0;
-    const uint8_t* w = nullptr;  // block (0, 0) of the weight (view data + layout offset)
-    int64_t so = 0, sb = 0;      // byte strides: output row, input block
-    int64_t bpr = 0;             // blocks per row
-    float tensor_scale = 1.0f;   // I2_S's per-tensor scale (1 for other formats)
-    int64_t n = 0;               // activation rows
-    const float* xf = nullptr;   // float activation rows
-    int64_t xf_stride = 0;       // floats
-    const float* bias = nullptr;
-    float* y = nullptr;
-    int64_t y_stride = 0;
+    const float* xf = nullptr;  // float activation rows
+    int64_t xf_stride = 0;      // floats
 };
 
-// Every block format (exact/register.cpp registers each at the neon tier).
-constexpr FormatId kExactFormats[] = {
-    FormatId::Q4_0,  FormatId::Q4_1,  FormatId::Q5_0,   FormatId::Q5_1,   FormatId::Q8_0,  FormatId::Q8_1,
-    FormatId::Q2_K,  FormatId::Q3_K,  FormatId::Q4_K,   FormatId::Q5_K,   FormatId::Q6_K,  FormatId::Q8_K,
-    FormatId::IQ4_NL, FormatId::IQ4_XS, FormatId::TQ1_0, FormatId::TQ2_0, FormatId::I2_S, FormatId::MXFP4,
-    FormatId::NVFP4, FormatId::Q1_0,  FormatId::Q2_0,   FormatId::IQ2_XXS, FormatId::IQ2_XS, FormatId::IQ2_S,
-    FormatId::IQ3_XXS, FormatId::IQ3_S, FormatId::IQ1_S, FormatId::IQ1_M};
+// Which formats the driver serves: every block format with a scalar decoder
+// whose block holds a multiple of 16 elements (the accumulation order below
+// ends each block on A3) and divides the 1024-element decode chunk.
+// exact/register.cpp registers each at the neon tier.
+constexpr bool exact_driver_serves(bool block_quantized, bool has_decoder, int64_t block_elems) {
+    return block_quantized && has_decoder && block_elems % 16 == 0 && 1024 % block_elems == 0;
+}
 
 // Decodes `nblocks` blocks, `block_stride` bytes apart, into consecutive floats.
 using ExactDecodeFn = void (*)(const uint8_t* src, int64_t block_stride, int64_t nblocks, float tensor_scale,
