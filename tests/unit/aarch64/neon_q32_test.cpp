@@ -131,6 +131,28 @@ TEST_P(NeonQ32Contract, GivesTheContractsBitsInBothOrdersAndThreadCounts) {
                 }
 }
 
+// n = 1 repacks the activation 128 blocks at a time (q32/one_row.inc) and
+// runs blocks in pairs: 131 blocks cross a chunk and end on an odd block, 6
+// rows end on a partial tile.
+TEST_P(NeonQ32Contract, OneRowAcrossActivationChunks) {
+    const Kernel& k = *GetParam();
+    if (!cpu_runs(k.key.isa)) GTEST_SKIP() << k.name << ": this CPU lacks " << isa_tag(k.key.isa);
+    const FormatTraits& f = *find_format(k.key.weight);
+    const int64_t out = 6, bpr = 131;
+    for (bool random_blocks : {false, true}) {
+        test::TestWeight w(f, out, bpr, k.key.layout, random_blocks ? 91 : 90, random_blocks);
+        std::vector<float> x(size_t(w.in));
+        sample_weight(x.data(), 1, w.in, random_blocks ? 93 : 92);
+        const std::vector<float> want = contract_y(f, w.rm, out, w.in, x, 1, nullptr);
+        std::vector<float> y(want.size(), -7.0f);
+        test::run_with_kernel(k, w.view, x.data(), 1, w.in, nullptr, y.data(), out, 1);
+        for (size_t e = 0; e < y.size(); ++e)
+            ASSERT_EQ(std::memcmp(&y[e], &want[e], sizeof(float)), 0)
+                << k.name << (random_blocks ? " random blocks" : " quantized") << " row " << e << ": " << y[e]
+                << " vs " << want[e];
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(NeonKernels, NeonQ32Contract, ::testing::ValuesIn(neon_q32_kernels()),
                          [](const auto& param_info) { return param_info.param->name; });
 
