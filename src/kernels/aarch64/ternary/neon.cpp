@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Armv8.0 NEON fast-precision ternary kernels (ternary/kernels.hpp; body:
-// ternary/body.inc). Without SDOT, the products of byte positions 0..7 and
+// Armv8.0 NEON fast-precision ternary and low-bit kernels (ternary/kernels.hpp;
+// bodies: ternary/body.inc, ternary/body_low_bit.inc). Without SDOT, the products of byte positions 0..7 and
 // 8..15 accumulate in two int16x8 vectors (SMLAL / SMLAL2: the body adds at
 // most 8 vectors of values |v| <= 2 against |q| <= 128 to one accumulator,
 // so a lane stays within 8 * 256 = 2048, exact); at the end of a unit
@@ -30,9 +30,12 @@ struct Dot {
 }  // namespace
 
 #include "kernels/aarch64/ternary/body.inc"
+#include "kernels/aarch64/ternary/body_low_bit.inc"
 
 SKN_TERN_DEFINE(tern_tq2_0_q8_k_neon, Tq2)
 SKN_TERN_DEFINE(tern_tq1_0_q8_k_neon, Tq1)
 SKN_TERN_DEFINE(tern_i2_s_q8_0_neon, I2s)
+SKN_LOW_BIT_DEFINE(tern_q1_0_q8_0_neon, Q1)
+SKN_LOW_BIT_DEFINE(tern_q2_0_q8_0_neon, Q2)
 
 }  // namespace skn_core::kernels::aarch64
