@@ -2,8 +2,8 @@
 // Armv8.0 NEON fast-precision ternary and low-bit kernels (ternary/kernels.hpp;
 // bodies: ternary/body.inc, ternary/body_low_bit.inc). Without SDOT, the products of byte positions 0..7 and
 // 8..15 accumulate in two int16x8 vectors (SMLAL / SMLAL2: the body adds at
-// most 8 vectors of values |v| <= 2 against |q| <= 128 to one accumulator,
-// so a lane stays within 8 * 256 = 2048, exact); at the end of a unit
+// most 8 vectors of values |v| <= 3 against |q| <= 128 to one accumulator,
+// so a lane stays within 8 * 384 = 3072, exact); at the end of a unit
 // SADDLP and one ADDP give the lanes SDOT gives (positions 4j..4j+3 in lane
 // j), the same exact integers.
 #include <arm_neon.h>
@@ -20,6 +20,10 @@ struct Dot {
     struct Acc {
         int16x8_t lo, hi;  // byte positions 0..7 / 8..15
     };
+    // TQ at n = 1 keeps the 1 x C tile: without SDOT the rows tile's S costs
+    // two SMLAL per activation vector and its four accumulators do not fit
+    // (scripts/count-arm64: more instructions per block, not fewer).
+    static constexpr int kRowsAtN1 = 1;
     static Acc zero() { return Acc{vdupq_n_s16(0), vdupq_n_s16(0)}; }
     static Acc add(Acc s, int8x16_t w, int8x16_t x) {
         return Acc{vmlal_s8(s.lo, vget_low_s8(w), vget_low_s8(x)), vmlal_high_s8(s.hi, w, x)};

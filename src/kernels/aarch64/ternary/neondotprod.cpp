@@ -16,6 +16,7 @@ namespace {
 
 struct Dot {
     using Acc = int32x4_t;
+    static constexpr int kRowsAtN1 = 4;  // TQ, n = 1: output rows per tile (3: TQ1_0 worse; 2: both)
     static Acc zero() { return vdupq_n_s32(0); }
     static Acc add(Acc s, int8x16_t w, int8x16_t x) { return vdotq_s32(s, w, x); }
     static int32x4_t lanes(Acc s) { return s; }
