@@ -12,20 +12,34 @@ namespace {
 
 constexpr int64_t kQ8kBytes = 292, kQ80Bytes = 34;
 
-// Byte offset of a TQ block's fp16 d.
-int d_at(FormatId f) { return f == FormatId::TQ2_0 ? 64 : 52; }
-
-// The block's values as exact small integers: TQ with d = 1, I2_S with
-// tensor scale 1 (code - 1; TQ2_0's code 3 is +2, I2_S's 0).
+// The block's values as exact small integers: TQ, Q1_0 and Q2_0 with d = 1,
+// I2_S with tensor scale 1 (code - 1; TQ2_0's and Q2_0's code 3 is +2,
+// I2_S's 0; Q1_0's bits +-1).
 void block_values(const FormatTraits& f, const uint8_t* blk, int* values) {
     std::vector<uint8_t> b(blk, blk + f.block_bytes);
-    if (f.id != FormatId::I2_S) store_fp16(b.data() + d_at(f.id), 1.0f);
+    if (f.id != FormatId::I2_S) store_fp16(b.data() + ternary_d_at(f.id), 1.0f);
     float v[256];
     f.decode(b.data(), 1, 1.0f, v);
     for (int64_t e = 0; e < f.block_elems; ++e) values[e] = int(v[e]);
 }
 
+// Contract lane of element e of a unit: positions 4j .. 4j + 3 of every 32
+// are lane j; Q2_0 (x86 avx2's k-major order) puts element 16h + 4j + k of
+// every 32 into lane 4h + k.
+int lane_of(FormatId f, int64_t e) {
+    if (f == FormatId::Q2_0) return int(4 * ((e % 32) / 16) + e % 4);
+    return int((e % 32) / 4);
+}
+
 }  // namespace
+
+int ternary_d_at(FormatId f) {
+    switch (f) {
+        case FormatId::TQ2_0: return 64;
+        case FormatId::TQ1_0: return 52;
+        default: return 0;  // Q1_0, Q2_0 (I2_S has no per-block scale)
+    }
+}
 
 std::vector<float> ternary_contract_y(const FormatTraits& f, const uint8_t* rm, int64_t out, int64_t in,
                                       const std::vector<float>& x, int64_t n, const float* bias, float tensor_scale) {
@@ -47,17 +61,18 @@ std::vector<float> ternary_contract_y(const FormatTraits& f, const uint8_t* rm, 
             for (int64_t u = 0; u < units; ++u) {
                 const uint8_t* xb = xq.data() + (i * units + u) * unit_bytes;
                 const uint8_t* q = xb + (q8k ? 4 : 2);
-                // Lane j: the unit's elements at positions 4j .. 4j + 3 of every 32.
                 int64_t lane[8] = {};
                 for (int64_t e = 0; e < unit; ++e)
-                    lane[(e % 32) / 4] += int64_t(values[size_t(u * unit + e)]) * int8_t(q[e]);
+                    lane[lane_of(f.id, e)] += int64_t(values[size_t(u * unit + e)]) * int8_t(q[e]);
                 float scale;
                 if (q8k) {
                     float dx;
                     std::memcpy(&dx, xb, 4);
-                    scale = load_fp16(row + u * f.block_bytes + d_at(f.id)) * dx;
-                } else {
+                    scale = load_fp16(row + u * f.block_bytes + ternary_d_at(f.id)) * dx;
+                } else if (f.id == FormatId::I2_S) {
                     scale = load_fp16(xb);
+                } else {  // Q1_0, Q2_0: the unit's weight block holds d_w
+                    scale = load_fp16(xb) * load_fp16(row + (u * unit / f.block_elems) * f.block_bytes);
                 }
                 for (int j = 0; j < 8; ++j) acc[j] = std::fma(float(lane[j]), scale, acc[j]);
             }

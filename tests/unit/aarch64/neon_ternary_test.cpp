@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The NEON fast ternary kernels (src/kernels/aarch64/ternary) against the
-// accumulation contract they share with x86's avx2 ternary kernels
-// (src/kernels/aarch64/ternary/kernels.hpp, docs/kernels/neon.md): y is
-// computed (support/ternary_contract.cpp) from the codec's decoder (a TQ block decoded with d = 1, an
-// I2_S block with tensor scale 1, gives the exact values code - 1, TQ2_0's
-// code 3 as +2 and I2_S's as 0) and the contract's 8 integer lanes and
+// The NEON fast ternary and low-bit kernels (src/kernels/aarch64/ternary:
+// TQ2_0, TQ1_0, I2_S, Q1_0, Q2_0) against the accumulation contract they
+// share with x86's avx2 ternary kernels (src/kernels/aarch64/ternary/kernels.hpp,
+// docs/kernels/neon.md): y is computed (support/ternary_contract.cpp) from the
+// codec's decoder (a TQ, Q1_0 or Q2_0 block decoded with d = 1, an I2_S block
+// with tensor scale 1, gives the exact values: code - 1, TQ2_0's and Q2_0's
+// code 3 as +2, I2_S's as 0, Q1_0's bits as +-1) and the contract's 8 integer lanes and
 // float steps written out (std::fma, one rounding per product), and every
 // NEON kernel — both tiers, both block orders, one and three threads — must
 // give those bits exactly. Equal to one reference, the kernels are equal to
@@ -15,7 +16,9 @@
 // and +-127.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -36,7 +39,9 @@ constexpr float kI2sScale = 0.7f;
 
 bool is_neon_tier(skn_isa isa) { return isa == SKN_ISA_NEON || isa == SKN_ISA_NEON_DOTPROD; }
 
-bool is_ternary(FormatId f) { return f == FormatId::TQ2_0 || f == FormatId::TQ1_0 || f == FormatId::I2_S; }
+constexpr FormatId kFamily[] = {FormatId::TQ2_0, FormatId::TQ1_0, FormatId::I2_S, FormatId::Q1_0, FormatId::Q2_0};
+
+bool is_ternary(FormatId f) { return std::find(std::begin(kFamily), std::end(kFamily), f) != std::end(kFamily); }
 
 std::vector<const Kernel*> neon_ternary_kernels() {
     std::vector<const Kernel*> out;
@@ -46,9 +51,6 @@ std::vector<const Kernel*> neon_ternary_kernels() {
             out.push_back(&k);
     return out;
 }
-
-// Byte offset of a TQ block's fp16 d.
-int d_at(FormatId f) { return f == FormatId::TQ2_0 ? 64 : 52; }
 
 void expect_contract_bits(const Kernel& k, const View& w, const std::vector<float>& want, const std::vector<float>& x,
                           int64_t n, int64_t in, const float* bias, int64_t out, const std::string& what,
@@ -107,15 +109,15 @@ INSTANTIATE_TEST_SUITE_P(NeonKernels, NeonTernaryContract, ::testing::ValuesIn(n
                          [](const auto& param_info) { return param_info.param->name; });
 
 TEST(NeonTernaryContract, EveryFormatHasBothTiersInBothOrders) {
-    for (FormatId id : {FormatId::TQ2_0, FormatId::TQ1_0, FormatId::I2_S})
+    for (FormatId id : kFamily)
         for (skn_isa isa : {SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD})
             for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor})
                 EXPECT_NE(test::find_kernel(id, c, find_format(id)->activation, isa), nullptr)
                     << find_format(id)->name << ": no kernel at " << isa_tag(isa) << " " << layout_tag(c);
 }
 
-// Raw blocks: row o % 4 == 0 all code bytes 0xFF (TQ2_0 / I2_S code 3, TQ1_0
-// byte 255), == 1 all 0x00, else random bytes; fp16 scales cycle through 1,
+// Raw blocks: row o % 4 == 0 all code bytes 0xFF (TQ2_0 / I2_S / Q2_0 code 3,
+// TQ1_0 byte 255, Q1_0 all +1), == 1 all 0x00, else random bytes; fp16 scales cycle through 1,
 // -0.5, 65504 and 2^-24. Activation rows: noise, a constant negative row
 // (Q8_K: -128), +-500 alternating (+-127), +-1 with a spike of 127.
 class NeonTernaryExtremes : public ::testing::TestWithParam<const Kernel*> {};
@@ -136,7 +138,7 @@ TEST_P(NeonTernaryExtremes, ExtremeBlocksGiveTheContractsBits) {
                 s = s * 6364136223846793005ull + 1442695040888963407ull;
                 blk[j] = o % 4 == 0 ? 0xFF : o % 4 == 1 ? 0x00 : uint8_t(s >> 56);
             }
-            if (f.id != FormatId::I2_S) store_fp16(blk + d_at(f.id), scales[(o + b) % 4]);
+            if (f.id != FormatId::I2_S) store_fp16(blk + test::ternary_d_at(f.id), scales[(o + b) % 4]);
         }
     Scope scope;
     View w;

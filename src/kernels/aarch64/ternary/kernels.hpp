@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: MIT
 // NEON matmul_wt kernels for the ternary formats in fast precision: TQ2_0
 // and TQ1_0 (Q8_K activations) and I2_S (skn's I2_S, bitnet.cpp's x86
-// layout; Q8_0 activations). The kernels live in translation units built
-// with their tier's flags (ternary/neon.cpp, ternary/neondotprod.cpp, one
-// body: ternary/body.inc) and see only the plain struct of
+// layout; Q8_0 activations), and for the low-bit Q1_0 and Q2_0 (Q8_0
+// activations). The kernels live in translation units built with their
+// tier's flags (ternary/neon.cpp, ternary/neondotprod.cpp; bodies:
+// ternary/body.inc, ternary/body_low_bit.inc) and see only the plain struct of
 // common/packed_args.hpp; ternary/register.cpp (built without ISA flags)
 // fills it from MatmulArgs.
 //
 // Accumulation order: the one of x86's avx2 ternary kernels
 // (docs/kernels/ternary.md), which keep 8 float lanes per (i, o). Lane j
 // (0..7) of a unit holds the exact integer L_j = sum of v_e * q_e over the
-// unit's elements e with (e mod 32) / 4 == j, v_e the decoded ternary value
-// (code - 1; TQ2_0 code 3 is +2, I2_S code 3 is 0) and q_e the activation
-// code. A unit is a 256-element block (TQ2_0, TQ1_0) or one 32-element Q8_0
-// block (I2_S). For each (i, o), acc[0..7] = 0; for each unit in order
-//   TQ2_0, TQ1_0:  acc_j = fma(float(L_j), d_w * d_x, acc_j)
-//   I2_S:          acc_j = fma(float(L_j), d_x, acc_j)
+// unit's elements e with (e mod 32) / 4 == j (Q2_0: e mod 32 == 16h + 4m + k
+// with j == 4h + k, x86 avx2's k-major order for it), v_e the decoded value
+// (code - 1; TQ2_0 and Q2_0 code 3 is +2, I2_S code 3 is 0; Q1_0 +-1) and
+// q_e the activation code. A unit is a 256-element block (TQ2_0, TQ1_0) or
+// one 32-element Q8_0 block (I2_S, Q1_0, Q2_0). For each (i, o), acc[0..7]
+// = 0; for each unit in order
+//   TQ2_0, TQ1_0, Q1_0, Q2_0:  acc_j = fma(float(L_j), d_w * d_x, acc_j)
+//   I2_S:                      acc_j = fma(float(L_j), d_x, acc_j)
+// (Q1_0, Q2_0: d_w of the weight block that holds the unit)
 // then s_k = acc_k + acc_{k+4} (k = 0..3), sum = (s_0 + s_2) + (s_1 + s_3),
 // I2_S: sum = sum * tensor_scale; y = sum (+ bias[o]). Both block orders,
 // every split of the output rows, both NEON tiers and x86's avx2 tier give
@@ -36,10 +40,14 @@ namespace skn_core::kernels::aarch64 {
 void tern_tq2_0_q8_k_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 void tern_tq1_0_q8_k_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 void tern_i2_s_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
+void tern_q1_0_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
+void tern_q2_0_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 
 // Armv8.0 NEON: SMLAL into int16, pairs widened at the end of a unit.
 void tern_tq2_0_q8_k_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void tern_tq1_0_q8_k_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void tern_i2_s_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
+void tern_q1_0_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
+void tern_q2_0_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 
 }  // namespace skn_core::kernels::aarch64

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Armv8.2 dotprod fast-precision ternary kernels (ternary/kernels.hpp; body:
-// ternary/body.inc): one SDOT per 16 values and activation row adds the
-// products of each 4 consecutive bytes into one int32 lane, the grouping of
-// the contract's lanes.
+// Armv8.2 dotprod fast-precision ternary and low-bit kernels
+// (ternary/kernels.hpp; bodies: ternary/body.inc, ternary/body_low_bit.inc):
+// one SDOT per 16 values and activation row adds the products of each 4
+// consecutive bytes into one int32 lane, the grouping of the contract's
+// lanes.
 #include <arm_neon.h>
 
 #include <cstdint>
@@ -15,6 +16,7 @@ namespace {
 
 struct Dot {
     using Acc = int32x4_t;
+    static constexpr int kRowsAtN1 = 4;  // TQ, n = 1: output rows per tile (3: TQ1_0 worse; 2: both)
     static Acc zero() { return vdupq_n_s32(0); }
     static Acc add(Acc s, int8x16_t w, int8x16_t x) { return vdotq_s32(s, w, x); }
     static int32x4_t lanes(Acc s) { return s; }
@@ -23,9 +25,12 @@ struct Dot {
 }  // namespace
 
 #include "kernels/aarch64/ternary/body.inc"
+#include "kernels/aarch64/ternary/body_low_bit.inc"
 
 SKN_TERN_DEFINE(tern_tq2_0_q8_k_neondotprod, Tq2)
 SKN_TERN_DEFINE(tern_tq1_0_q8_k_neondotprod, Tq1)
 SKN_TERN_DEFINE(tern_i2_s_q8_0_neondotprod, I2s)
+SKN_LOW_BIT_DEFINE(tern_q1_0_q8_0_neondotprod, Q1)
+SKN_LOW_BIT_DEFINE(tern_q2_0_q8_0_neondotprod, Q2)
 
 }  // namespace skn_core::kernels::aarch64

@@ -22,6 +22,14 @@ void register_aarch64_ternary_kernels(Registry& r) {
                                 packed_entry<ka::tern_tq1_0_q8_k_neon>);
     ka::add_blocked_both_orders(r, FormatId::I2_S, FormatId::Q8_0, SKN_ISA_NEON,
                                 packed_entry<ka::tern_i2_s_q8_0_neon>);
+    ka::add_blocked_both_orders(r, FormatId::Q1_0, FormatId::Q8_0, SKN_ISA_NEON_DOTPROD,
+                                packed_entry<ka::tern_q1_0_q8_0_neondotprod>);
+    ka::add_blocked_both_orders(r, FormatId::Q2_0, FormatId::Q8_0, SKN_ISA_NEON_DOTPROD,
+                                packed_entry<ka::tern_q2_0_q8_0_neondotprod>);
+    ka::add_blocked_both_orders(r, FormatId::Q1_0, FormatId::Q8_0, SKN_ISA_NEON,
+                                packed_entry<ka::tern_q1_0_q8_0_neon>);
+    ka::add_blocked_both_orders(r, FormatId::Q2_0, FormatId::Q8_0, SKN_ISA_NEON,
+                                packed_entry<ka::tern_q2_0_q8_0_neon>);
 }
 
 }  // namespace skn_core
