@@ -2,7 +2,10 @@
 #include "support/matmul_harness.hpp"
 
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <random>
+#include <tuple>
 
 #include "dispatch/registry.hpp"
 #include "fixtures/sample_weight.hpp"
@@ -23,18 +26,34 @@ bool decodes_to_sane_values(const FormatTraits& f, const uint8_t* block, float t
     return true;
 }
 
+// The quantized bytes of sample_weight(out, in, seed) in fmt, made once per
+// process: every kernel of a format is tested on the same weights, and
+// quantizing them (a grid format's quantizer searches its lattice per block)
+// costs far more than the kernel calls, above all under qemu.
+const std::vector<uint8_t>& sample_weight_quantized(const FormatTraits& fmt, int64_t out, int64_t in, uint64_t seed) {
+    using Key = std::tuple<FormatId, int64_t, int64_t, uint64_t>;
+    static std::mutex mutex;
+    static std::map<Key, std::vector<uint8_t>> made;  // node-based: references stay valid
+    const std::lock_guard<std::mutex> lock(mutex);
+    std::vector<uint8_t>& bytes = made[Key{fmt.id, out, in, seed}];
+    if (bytes.empty()) {
+        std::vector<float> w(size_t(out * in));
+        sample_weight(w.data(), out, in, seed);
+        if (fmt.id == FormatId::I2_S)  // a sign quantizer: give it ternary weights
+            for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
+        bytes.resize(quantized_size(fmt, out, in));
+        quantize_any(fmt, w.data(), out, in, bytes.data(), bytes.size());
+    }
+    return bytes;
+}
+
 }  // namespace
 
 TestWeight::TestWeight(const FormatTraits& fmt, int64_t o, int64_t bpr, LayoutClass cls, uint64_t seed,
                        bool random_blocks)
     : f(&fmt), out(o) {
     in = bpr * (fmt.block_quantized ? fmt.block_elems : 1) * (fmt.block_quantized ? 1 : 32);
-    std::vector<float> w(size_t(out * in));
-    sample_weight(w.data(), out, in, seed);
-    if (fmt.id == FormatId::I2_S)  // a sign quantizer: give it ternary weights
-        for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
-    rm.resize(quantized_size(fmt, out, in));
-    quantize_any(fmt, w.data(), out, in, rm.data(), rm.size());
+    rm = sample_weight_quantized(fmt, out, in, seed);
     const int64_t shape[2] = {out, in};
     if (random_blocks && fmt.block_quantized) {
         // The per-tensor trailer (I2_S's scale) stays as the quantizer wrote it.
@@ -48,12 +67,13 @@ TestWeight::TestWeight(const FormatTraits& fmt, int64_t o, int64_t bpr, LayoutCl
             } while (!decodes_to_sane_values(fmt, p, tensor_scale));
         }
     }
-    decoded.resize(w.size());
+    decoded.resize(size_t(out * in));
     dequantize_tensor(fmt, rm.data(), rm.size(), out, in, decoded.data(), decoded.size());
     if (cls == LayoutClass::Strided) {
         // The transpose of a stored [in, out] matrix: dense, strided.
         rm.assign(rm.size(), 0);
-        std::vector<float> t(w.size());
+        std::vector<float> w(size_t(out * in)), t(w.size());
+        sample_weight(w.data(), out, in, seed);
         for (int64_t r = 0; r < out; ++r)
             for (int64_t c = 0; c < in; ++c) t[size_t(c * out + r)] = w[size_t(r * in + c)];
         quantize_any(fmt, t.data(), in, out, rm.data(), rm.size());
