@@ -5,7 +5,9 @@
 // integer codes and fp16 scales with the contract's float steps written out
 // (std::fma, one rounding per product; MXFP4's E8M0 byte becomes the power
 // of two 2^(e - 128) against its doubled E2M1 values), and every NEON kernel
-// — both tiers, both block orders, one and two threads — must give those
+// — every tier (neoni8mm's SMMLA pairs of activation rows too: n = 2 and 4
+// are all pairs, odd n leave a row to the dotprod path), both block orders,
+// one and two threads — must give those
 // bits exactly.
 // Since x86's avx2 / avx512 / avx512vnni kernels follow the same contract,
 // this is what makes arm64 and x86-64 agree bit for bit. Blocks are quantizer
@@ -27,7 +29,9 @@
 namespace skn_core {
 namespace {
 
-bool is_neon_tier(skn_isa isa) { return isa == SKN_ISA_NEON || isa == SKN_ISA_NEON_DOTPROD; }
+bool is_neon_tier(skn_isa isa) {
+    return isa == SKN_ISA_NEON || isa == SKN_ISA_NEON_DOTPROD || isa == SKN_ISA_NEON_I8MM;
+}
 
 std::vector<const Kernel*> neon_q32_kernels() {
     std::vector<const Kernel*> out;
@@ -110,7 +114,7 @@ TEST_P(NeonQ32Contract, GivesTheContractsBitsInBothOrdersAndThreadCounts) {
     for (bool random_blocks : {false, true})
         for (int64_t out : {1, 7, 33})
             for (int64_t bpr : {3, 5})
-                for (int64_t n : {1, 3, 5, 17}) {
+                for (int64_t n : {1, 2, 3, 5, 17}) {
                     ++case_index;
                     test::TestWeight w(f, out, bpr, k.key.layout, 70 + uint64_t(case_index), random_blocks);
                     if (w.view.layout.layout_class() != k.key.layout) continue;  // one row: contiguous
@@ -134,11 +138,11 @@ TEST_P(NeonQ32Contract, GivesTheContractsBitsInBothOrdersAndThreadCounts) {
 INSTANTIATE_TEST_SUITE_P(NeonKernels, NeonQ32Contract, ::testing::ValuesIn(neon_q32_kernels()),
                          [](const auto& param_info) { return param_info.param->name; });
 
-TEST(NeonQ32Contract, EveryFormatHasBothTiersInBothOrders) {
+TEST(NeonQ32Contract, EveryFormatHasEveryTierInBothOrders) {
     const std::vector<const Kernel*> ks = neon_q32_kernels();
     ASSERT_FALSE(ks.empty()) << "the aarch64 provider registers no q32 kernel";
     for (const Kernel* k : ks)
-        for (skn_isa isa : {SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD})
+        for (skn_isa isa : {SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD, SKN_ISA_NEON_I8MM})
             for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor})
                 EXPECT_NE(test::find_kernel(k->key.weight, c, k->key.activation, isa), nullptr)
                     << k->name << ": no twin at " << isa_tag(isa) << " " << layout_tag(c);
