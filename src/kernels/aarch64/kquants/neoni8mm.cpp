@@ -11,12 +11,15 @@
 // of row a, then slice s of row b). A tile is 4 output rows x 1 or 2 pairs:
 // each weight block of the 4 rows is decoded once (kquants/body.inc's
 // format structs), its two row pairs zipped into slices; per sub-block the
-// SMMLA sums of a row pair and an activation pair ([r0 a, r0 b, r1 a, r1 b])
-// are multiplied by the rows' scales ([sc r0, sc r0, sc r1, sc r1], one MLA)
-// into S. UZP1 / UZP2 turn the two row pairs' S into one 4-row vector per
-// activation row; M is body.inc's min_dot. Between chunks the partial sums
-// wait in y, stored and reloaded unchanged. An odd last activation row runs
-// the neondotprod kernel.
+// SMMLA sums of an activation pair and a row pair ([a r0, a r1, b r0, b r1])
+// are multiplied by the rows' scales ([sc r0, sc r1, sc r0, sc r1], one DUP
+// of a 64-bit lane, one MLA) into S. ZIP1 / ZIP2 of the 64-bit halves turn
+// the two row pairs' S into one 4-row vector per activation row; M takes
+// the 4 rows' mins transposed against sums of pairs of the Q8_K bsums.
+// Between chunks the partial sums wait in y, stored and reloaded unchanged.
+// An odd last activation row runs the neondotprod kernel. Built with
+// -fno-schedule-insns: GCC's pre-allocation scheduler hoists the activation
+// loads of a whole super-block and spills them (4x the stack traffic).
 //
 // Exactness: a sub-block's SMMLA lane is at most 32 * 31 * 128 (Q4_K / Q5_K)
 // or 16 * 32 * 128 (Q6_K) in magnitude, times a scale of at most 63 (128),
@@ -25,6 +28,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include "formats/facts.hpp"
 #include "kernels/aarch64/kquants/kernels.hpp"
@@ -76,58 +80,107 @@ void interleave(const PackedArgs& a, int64_t i0, int P, int64_t k0, int64_t nb, 
     }
 }
 
-// [a_j, a_j, b_j, b_j] for sub-blocks j = 0 .. 7 of sa / sb (int16 scales of
-// rows a and b): the multipliers of one sub-block's SMMLA lanes.
-inline void pair_scales8(int16x8_t sa, int16x8_t sb, int32x4_t* out) {
-    const int16x8_t aa[2] = {vzip1q_s16(sa, sa), vzip2q_s16(sa, sa)};
-    const int16x8_t bb[2] = {vzip1q_s16(sb, sb), vzip2q_s16(sb, sb)};
-    for (int h = 0; h < 2; ++h) {
-        const int16x8_t lo = vreinterpretq_s16_s32(vzip1q_s32(vreinterpretq_s32_s16(aa[h]), vreinterpretq_s32_s16(bb[h])));
-        const int16x8_t hi = vreinterpretq_s16_s32(vzip2q_s32(vreinterpretq_s32_s16(aa[h]), vreinterpretq_s32_s16(bb[h])));
-        out[4 * h] = vmovl_s16(vget_low_s16(lo));
-        out[4 * h + 1] = vmovl_high_s16(lo);
-        out[4 * h + 2] = vmovl_s16(vget_low_s16(hi));
-        out[4 * h + 3] = vmovl_high_s16(hi);
+// The sub-block scales of a row pair as int32 lanes (a_j, b_j, a_j+1, b_j+1):
+// z[g] holds sub-blocks 2g, 2g + 1; 4 vectors for 8 sub-blocks, 8 for 16.
+template <class F>
+SKN_KQ_INLINE void pair_scales(int8x16_t sc_a, int8x16_t sc_b, int32x4_t (&z)[8]) {
+    const int8x16_t lo = vzip1q_s8(sc_a, sc_b);  // a0 b0 a1 b1 .. a7 b7
+    const int16x8_t l0 = vmovl_s8(vget_low_s8(lo)), l1 = vmovl_high_s8(lo);
+    z[0] = vmovl_s16(vget_low_s16(l0));
+    z[1] = vmovl_high_s16(l0);
+    z[2] = vmovl_s16(vget_low_s16(l1));
+    z[3] = vmovl_high_s16(l1);
+    if constexpr (F::kSub == 16) {
+        const int8x16_t hi = vzip2q_s8(sc_a, sc_b);  // a8 b8 .. a15 b15
+        const int16x8_t h0 = vmovl_s8(vget_low_s8(hi)), h1 = vmovl_high_s8(hi);
+        z[4] = vmovl_s16(vget_low_s16(h0));
+        z[5] = vmovl_high_s16(h0);
+        z[6] = vmovl_s16(vget_low_s16(h1));
+        z[7] = vmovl_high_s16(h1);
     }
 }
 
-// The sub-block multipliers of a row pair: 8 (32-value sub-blocks) or 16.
-template <class F>
-SKN_KQ_INLINE void pair_scales(int8x16_t sc_a, int8x16_t sc_b, int32x4_t (&out)[16]) {
-    pair_scales8(vmovl_s8(vget_low_s8(sc_a)), vmovl_s8(vget_low_s8(sc_b)), out);
-    if constexpr (F::kSub == 16) pair_scales8(vmovl_high_s8(sc_a), vmovl_high_s8(sc_b), out + 8);
-}
-
-// S of a row pair against an activation pair: lanes (row a . act a,
-// row a . act b, row b . act a, row b . act b).
-template <class F>
-SKN_KQ_INLINE int32x4_t pair_s(const int8x16_t (&w)[32], const int32x4_t (&scv)[16], const int8_t* xs) {
-    constexpr int kSlices = F::kSub / 8, kSubs = 256 / F::kSub;
-    int32x4_t s = vdupq_n_s32(0);
-#pragma GCC unroll 16
-    for (int j = 0; j < kSubs; ++j) {
+// Sub-block j of a row pair against P activation pairs: SMMLA with the
+// activations first gives lanes (act a . row a, act a . row b, act b . row a,
+// act b . row b), so the rows' scales (a_j, b_j) repeat as one 64-bit lane.
+// j is a template argument: DUP by element takes an immediate.
+template <class F, int P, int j>
+SKN_KQ_INLINE void pair_sub(const int8x16_t (&w)[32], const int32x4_t (&z)[8], const int8_t* const (&xs)[kPairs],
+                            int32x4_t (&s)[kPairs]) {
+    constexpr int kSlices = F::kSub / 8;
+    const int32x4_t scale = vreinterpretq_s32_s64(vdupq_laneq_s64(vreinterpretq_s64_s32(z[j / 2]), j % 2));
+#pragma GCC unroll 2
+    for (int q = 0; q < P; ++q) {
         int32x4_t m = vdupq_n_s32(0);
 #pragma GCC unroll 4
-        for (int t = 0; t < kSlices; ++t) m = vmmlaq_s32(m, w[j * kSlices + t], vld1q_s8(xs + 16 * (j * kSlices + t)));
-        s = vmlaq_s32(s, m, scv[j]);
+        for (int t = 0; t < kSlices; ++t) m = vmmlaq_s32(m, vld1q_s8(xs[q] + 16 * (j * kSlices + t)), w[j * kSlices + t]);
+        s[q] = vmlaq_s32(s[q], m, scale);
     }
-    return s;
 }
 
-// One weight row pair decoded: its 32 slices, sub-block multipliers, each
-// row's mins.
-template <class F>
-SKN_KQ_INLINE void decode_pair(const uint8_t* p0, const uint8_t* p1, int8x16_t (&w)[32], int32x4_t (&scv)[16],
-                               int16x8_t (&mn0)[2], int16x8_t (&mn1)[2]) {
-    int8x16_t v0[16], v1[16], sc0, sc1;
-    F::decode(p0, v0, sc0, mn0);
-    F::decode(p1, v1, sc1, mn1);
+template <class F, int P, int... j>
+SKN_KQ_INLINE void pair_subs(const int8x16_t (&w)[32], const int32x4_t (&z)[8], const int8_t* const (&xs)[kPairs],
+                             int32x4_t (&s)[kPairs], std::integer_sequence<int, j...>) {
+    (pair_sub<F, P, j>(w, z, xs, s), ...);
+}
+
+// S of a row pair (weight rows at p0, p1) against P activation pairs; and
+// each row's mins.
+template <class F, int P>
+SKN_KQ_INLINE void pair_s(const uint8_t* p0, const uint8_t* p1, const int8_t* const (&xs)[kPairs],
+                          int32x4_t (&s)[kPairs], int16x8_t (&mn0)[2], int16x8_t (&mn1)[2]) {
+    int8x16_t w[32];
+    int32x4_t z[8];
+    {
+        int8x16_t v0[16], v1[16], sc0, sc1;
+        F::decode(p0, v0, sc0, mn0);
+        F::decode(p1, v1, sc1, mn1);
 #pragma GCC unroll 16
-    for (int t = 0; t < 16; ++t) {
-        w[2 * t] = zip_lo(v0[t], v1[t]);
-        w[2 * t + 1] = zip_hi(v0[t], v1[t]);
+        for (int t = 0; t < 16; ++t) {
+            w[2 * t] = zip_lo(v0[t], v1[t]);
+            w[2 * t + 1] = zip_hi(v0[t], v1[t]);
+        }
+        pair_scales<F>(sc0, sc1, z);
     }
-    pair_scales<F>(sc0, sc1, scv);
+#pragma GCC unroll 2
+    for (int q = 0; q < P; ++q) s[q] = vdupq_n_s32(0);
+    pair_subs<F, P>(w, z, xs, s, std::make_integer_sequence<int, 256 / F::kSub>());
+}
+
+// The affine formats here (Q4_K, Q5_K) have 8 mins, one per 32-element
+// sub-block (decode gives each twice, per 16 elements). mt[k] holds
+// sub-blocks 2k and 2k + 1 of the 4 rows: lanes (j, r) = min of row r,
+// sub-block j, in the order (2k, 0..3), (2k + 1, 0..3).
+static_assert(Q4K::kSub == 32 && Q5K::kSub == 32);
+SKN_KQ_INLINE void mins_by_sub_block(const int16x8_t (&mn)[kRows][2], int16x8_t (&mt)[4]) {
+    int16x8_t u[kRows];
+    for (int r = 0; r < kRows; ++r) u[r] = vuzp1q_s16(mn[r][0], mn[r][1]);
+    const int16x8_t a[4] = {vzip1q_s16(u[0], u[1]), vzip2q_s16(u[0], u[1]), vzip1q_s16(u[2], u[3]),
+                            vzip2q_s16(u[2], u[3])};
+    const auto zip32 = [](int16x8_t x, int16x8_t y, bool high) {
+        const int32x4_t x32 = vreinterpretq_s32_s16(x), y32 = vreinterpretq_s32_s16(y);
+        return vreinterpretq_s16_s32(high ? vzip2q_s32(x32, y32) : vzip1q_s32(x32, y32));
+    };
+    mt[0] = zip32(a[0], a[2], false);
+    mt[1] = zip32(a[0], a[2], true);
+    mt[2] = zip32(a[1], a[3], false);
+    mt[3] = zip32(a[1], a[3], true);
+}
+
+// M of the 4 rows against one Q8_K block: the mins times the sums of the
+// activation codes over each sub-block (pairs of the block's 16 bsums), exact.
+SKN_KQ_INLINE int32x4_t mins_dot(const int16x8_t (&mt)[4], const uint8_t* bsums) {
+    const int16x8_t b0 = vld1q_s16(reinterpret_cast<const int16_t*>(bsums));
+    const int16x8_t b1 = vld1q_s16(reinterpret_cast<const int16_t*>(bsums + 16));
+    const int16x8_t bs = vpaddq_s16(b0, b1);  // lane j: sub-block j's sum, at most 32 * 128
+    int32x4_t m = vmull_laneq_s16(vget_low_s16(mt[0]), bs, 0);
+    m = vmlal_high_laneq_s16(m, mt[0], bs, 1);
+    m = vmlal_laneq_s16(m, vget_low_s16(mt[1]), bs, 2);
+    m = vmlal_high_laneq_s16(m, mt[1], bs, 3);
+    m = vmlal_laneq_s16(m, vget_low_s16(mt[2]), bs, 4);
+    m = vmlal_high_laneq_s16(m, mt[2], bs, 5);
+    m = vmlal_laneq_s16(m, vget_low_s16(mt[3]), bs, 6);
+    return vmlal_high_laneq_s16(m, mt[3], bs, 7);
 }
 
 // One tile over super-blocks k0 .. k0 + nb - 1 of output rows o .. o + R - 1
@@ -153,19 +206,20 @@ void pair_tile(const PackedArgs& a, int64_t o, int R, int64_t i0, int64_t k0, in
             dh[r] = load_u16(p[r] + F::kD);
             mh[r] = F::kAffine ? load_u16(p[r] + F::kDmin) : 0;
         }
-        int32x4_t s[2][P];  // row pair h, activation pair q
+        int32x4_t s[2][kPairs];  // row pair h, activation pair q
         int16x8_t mn[kRows][2];
-        for (int h = 0; h < 2; ++h) {
-            int8x16_t w[32];
-            int32x4_t scv[16];
-            decode_pair<F>(p[2 * h], p[2 * h + 1], w, scv, mn[2 * h], mn[2 * h + 1]);
-            for (int q = 0; q < P; ++q) s[h][q] = pair_s<F>(w, scv, ch.x[q][b]);
-        }
+        const int8_t* xs[kPairs] = {ch.x[0][b], ch.x[1][b]};
+        pair_s<F, P>(p[0], p[1], xs, s[0], mn[0], mn[1]);
+        pair_s<F, P>(p[2], p[3], xs, s[1], mn[2], mn[3]);
         const float32x4_t dw = fp16x4(dh);
         const float32x4_t dmw = fp16x4(mh);
+        int16x8_t mt[4];
+        if constexpr (F::kAffine) mins_by_sub_block(mn, mt);
         for (int q = 0; q < P; ++q) {
             // lane r: row r's S against activation row 2q (even) / 2q + 1 (odd)
-            const int32x4_t sv[2] = {vuzp1q_s32(s[0][q], s[1][q]), vuzp2q_s32(s[0][q], s[1][q])};
+            const int32x4_t sv[2] = {
+                vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(s[0][q]), vreinterpretq_s64_s32(s[1][q]))),
+                vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(s[0][q]), vreinterpretq_s64_s32(s[1][q])))};
             for (int e = 0; e < 2; ++e) {
                 const int c = 2 * q + e;
                 const uint8_t* xb = xrow[c] + b * kQ8kBytes;
@@ -173,9 +227,7 @@ void pair_tile(const PackedArgs& a, int64_t o, int R, int64_t i0, int64_t k0, in
                 const float32x4_t sf = vcvtq_f32_s32(sv[e]);
                 const float32x4_t ddx = vmulq_n_f32(dw, dx);
                 if constexpr (F::kAffine) {
-                    int32_t m[kRows];
-                    for (int r = 0; r < kRows; ++r) m[r] = min_dot(mn[r], xb + kQ8kBsums);
-                    const float32x4_t t = vmulq_f32(vcvtq_f32_s32(vld1q_s32(m)), vmulq_n_f32(dmw, dx));
+                    const float32x4_t t = vmulq_f32(vcvtq_f32_s32(mins_dot(mt, xb + kQ8kBsums)), vmulq_n_f32(dmw, dx));
                     // fmsub(S, d * dx, t): one rounding of S * (d * dx) - t.
                     acc[c] = vaddq_f32(acc[c], vfmaq_f32(vnegq_f32(t), sf, ddx));
                 } else {
