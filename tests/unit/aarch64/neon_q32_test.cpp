@@ -135,6 +135,26 @@ TEST_P(NeonQ32Contract, GivesTheContractsBitsInBothOrdersAndThreadCounts) {
                 }
 }
 
+// Rows long enough that the activation chunks (128 blocks for neoni8mm, 256
+// for the others) end inside a row: the partial sums parked in y between
+// chunks must come back unchanged. n = 5: a tile of two pairs and an odd row.
+TEST_P(NeonQ32Contract, GivesTheContractsBitsAcrossActivationChunks) {
+    const Kernel& k = *GetParam();
+    if (!cpu_runs(k.key.isa)) GTEST_SKIP() << k.name << ": this CPU lacks " << isa_tag(k.key.isa);
+    const FormatTraits& f = *find_format(k.key.weight);
+    const int64_t out = 5, bpr = 260, n = 5;
+    test::TestWeight w(f, out, bpr, k.key.layout, 91, false);
+    std::vector<float> x(size_t(n * w.in)), bias(static_cast<size_t>(out));
+    sample_weight(x.data(), n, w.in, 92);
+    for (int64_t o = 0; o < out; ++o) bias[size_t(o)] = 0.25f * float(o) - 0.5f;
+    const std::vector<float> want = contract_y(f, w.rm, out, w.in, x, n, bias.data());
+    std::vector<float> y(want.size(), -7.0f);
+    test::run_with_kernel(k, w.view, x.data(), n, w.in, bias.data(), y.data(), out, 2);
+    for (size_t e = 0; e < y.size(); ++e)
+        ASSERT_EQ(std::memcmp(&y[e], &want[e], sizeof(float)), 0)
+            << k.name << " at [" << e / size_t(out) << ", " << e % size_t(out) << "]: " << y[e] << " vs " << want[e];
+}
+
 INSTANTIATE_TEST_SUITE_P(NeonKernels, NeonQ32Contract, ::testing::ValuesIn(neon_q32_kernels()),
                          [](const auto& param_info) { return param_info.param->name; });
 
