@@ -86,6 +86,10 @@ void interleave(const PackedArgs& a, int64_t i0, int P, int64_t k0, int64_t nb, 
             vst1q_s8_x4(ch.x[p][b], s);
         }
     }
+    // A one-pair tile loads all four lanes of dx / mx and uses two: the
+    // others get defined values, not stale or uninitialized stack.
+    for (int c = 2 * P; c < 2 * kPairs; ++c)
+        for (int64_t b = 0; b < nb; ++b) ch.dx[b][c] = ch.mx[b][c] = 0.0f;
 }
 
 // A weight row pair's block as SMMLA's four k-slices (slice s of row 0, then
