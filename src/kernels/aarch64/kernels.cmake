@@ -28,7 +28,10 @@ skn_add_kernel_tier(skn_core q32 neoni8mm ${_a64}/q32/neoni8mm.cpp OPTIONS -ffp-
 # The K-quant accumulation contract (kquants/kernels.hpp) likewise.
 skn_add_kernel_tier(skn_core kquants neon ${_a64}/kquants/neon.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core kquants neondotprod ${_a64}/kquants/neondotprod.cpp OPTIONS -ffp-contract=off)
-skn_add_kernel_tier(skn_core kquants neoni8mm ${_a64}/kquants/neoni8mm.cpp OPTIONS -ffp-contract=off -fno-schedule-insns)
+# -fno-schedule-insns: GCC's pre-allocation scheduler spilled the SMMLA tiles'
+# activation loads (kquants/neoni8mm.cpp, docs/kernels/neon.md).
+skn_add_kernel_tier(skn_core kquants neoni8mm ${_a64}/kquants/neoni8mm.cpp
+  OPTIONS -ffp-contract=off -fno-schedule-insns)
 
 # The grid accumulation contract (grid/kernels.hpp, docs/kernels/grid.md) likewise.
 skn_add_kernel_tier(skn_core grid neon ${_a64}/grid/neon.cpp OPTIONS -ffp-contract=off)
