@@ -69,7 +69,8 @@ const Kernel* find_kernel(FormatId f, LayoutClass c, skn_isa isa) {
 // Every fast tier the CPU runs and order on one weight shape and these activation
 // row counts; returns how many kernels ran.
 int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns) {
-    const skn_isa tiers[] = {SKN_ISA_AVX2, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI, SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD};
+    const skn_isa tiers[] = {SKN_ISA_AVX2, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI, SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD,
+                             SKN_ISA_NEON_I8MM};
     const int64_t in = bpr * kSuper;
     int checked_tiers = 0;
     for (const FormatCase& fc : kFormats) {

@@ -2,7 +2,8 @@
 # The aarch64 provider's sources. Included from src/CMakeLists.txt (source
 # properties are per directory, so the tiers are declared in skn_core's).
 # One line per family and tier: skn_add_kernel_tier gives it its ISA's flags
-# (src/runtime/isa_table.def: neon = Armv8.0, neondotprod = Armv8.2+dotprod).
+# (src/runtime/isa_table.def: neon = Armv8.0, neondotprod = Armv8.2+dotprod,
+# neoni8mm = that plus i8mm; the registry runs a tier only where cpu_features has it).
 set(_a64 ${CMAKE_CURRENT_LIST_DIR})
 
 # Built without ISA flags: the provider, each family's registration table and
@@ -22,10 +23,15 @@ skn_add_kernel_tier(skn_core activation neon ${_a64}/activation/neon.cpp OPTIONS
 # out as separate multiplies and FMAs; nothing else may be fused.
 skn_add_kernel_tier(skn_core q32 neon ${_a64}/q32/neon.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core q32 neondotprod ${_a64}/q32/neondotprod.cpp OPTIONS -ffp-contract=off)
+skn_add_kernel_tier(skn_core q32 neoni8mm ${_a64}/q32/neoni8mm.cpp OPTIONS -ffp-contract=off)
 
 # The K-quant accumulation contract (kquants/kernels.hpp) likewise.
 skn_add_kernel_tier(skn_core kquants neon ${_a64}/kquants/neon.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core kquants neondotprod ${_a64}/kquants/neondotprod.cpp OPTIONS -ffp-contract=off)
+# -fno-schedule-insns: GCC's pre-allocation scheduler spilled the SMMLA tiles'
+# activation loads (kquants/neoni8mm.cpp, docs/kernels/neon.md).
+skn_add_kernel_tier(skn_core kquants neoni8mm ${_a64}/kquants/neoni8mm.cpp
+  OPTIONS -ffp-contract=off -fno-schedule-insns)
 
 # The grid accumulation contract (grid/kernels.hpp, docs/kernels/grid.md) likewise.
 skn_add_kernel_tier(skn_core grid neon ${_a64}/grid/neon.cpp OPTIONS -ffp-contract=off)

@@ -5,7 +5,9 @@
 // the codec's decoder (a block decoded with d = 1, dmin = 0 gives the exact
 // integers sc * q, with d = 0, dmin = 1 the negated mins) and the contract's
 // float steps written out (std::fma, one rounding per product), and every
-// NEON kernel — both tiers, both block orders, one and three threads — must
+// NEON kernel — every tier (neoni8mm's SMMLA pairs of activation rows for
+// Q4_K, Q5_K, Q6_K: n = 1 .. 9 gives pairs, pairs of pairs and an odd row
+// left to the dotprod path), both block orders, one and three threads — must
 // give those bits exactly. Equal to one reference, the kernels are equal to
 // each other across orders, thread counts and tiers; since x86's avx2 /
 // avx512 / avx512vnni kernels follow the same contract, arm64 and x86-64
@@ -31,7 +33,9 @@ namespace {
 constexpr int64_t kSuper = 256;
 constexpr int64_t kQ8kBytes = 292;
 
-bool is_neon_tier(skn_isa isa) { return isa == SKN_ISA_NEON || isa == SKN_ISA_NEON_DOTPROD; }
+bool is_neon_tier(skn_isa isa) {
+    return isa == SKN_ISA_NEON || isa == SKN_ISA_NEON_DOTPROD || isa == SKN_ISA_NEON_I8MM;
+}
 
 // The K-quant family's formats (other families pair with Q8_K too: grid, ternary).
 bool is_kquant(FormatId f) {
@@ -149,6 +153,10 @@ TEST(NeonKquantContract, EveryFormatHasBothTiersInBothOrders) {
             for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor})
                 EXPECT_NE(test::find_kernel(k->key.weight, c, FormatId::Q8_K, isa), nullptr)
                     << k->name << ": no twin at " << isa_tag(isa) << " " << layout_tag(c);
+    for (FormatId f : {FormatId::Q4_K, FormatId::Q5_K, FormatId::Q6_K})
+        for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor})
+            EXPECT_NE(test::find_kernel(f, c, FormatId::Q8_K, SKN_ISA_NEON_I8MM), nullptr)
+                << find_format(f)->name << ": no neoni8mm kernel in " << layout_tag(c);
 }
 
 }  // namespace

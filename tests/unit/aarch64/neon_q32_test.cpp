@@ -5,7 +5,9 @@
 // integer codes and fp16 scales with the contract's float steps written out
 // (std::fma, one rounding per product; MXFP4's E8M0 byte becomes the power
 // of two 2^(e - 128) against its doubled E2M1 values), and every NEON kernel
-// — both tiers, both block orders, one and two threads — must give those
+// — every tier (neoni8mm's SMMLA pairs of activation rows too: n = 2 and 4
+// are all pairs, odd n leave a row to the dotprod path), both block orders,
+// one and two threads — must give those
 // bits exactly.
 // Since x86's avx2 / avx512 / avx512vnni kernels follow the same contract,
 // this is what makes arm64 and x86-64 agree bit for bit. Blocks are quantizer
@@ -27,7 +29,9 @@
 namespace skn_core {
 namespace {
 
-bool is_neon_tier(skn_isa isa) { return isa == SKN_ISA_NEON || isa == SKN_ISA_NEON_DOTPROD; }
+bool is_neon_tier(skn_isa isa) {
+    return isa == SKN_ISA_NEON || isa == SKN_ISA_NEON_DOTPROD || isa == SKN_ISA_NEON_I8MM;
+}
 
 std::vector<const Kernel*> neon_q32_kernels() {
     std::vector<const Kernel*> out;
@@ -110,7 +114,7 @@ TEST_P(NeonQ32Contract, GivesTheContractsBitsInBothOrdersAndThreadCounts) {
     for (bool random_blocks : {false, true})
         for (int64_t out : {1, 7, 33})
             for (int64_t bpr : {3, 5})
-                for (int64_t n : {1, 3, 5, 17}) {
+                for (int64_t n : {1, 2, 3, 5, 17}) {
                     ++case_index;
                     test::TestWeight w(f, out, bpr, k.key.layout, 70 + uint64_t(case_index), random_blocks);
                     if (w.view.layout.layout_class() != k.key.layout) continue;  // one row: contiguous
@@ -153,14 +157,34 @@ TEST_P(NeonQ32Contract, OneRowAcrossActivationChunks) {
     }
 }
 
+// Rows long enough that the activation chunks (128 blocks for neoni8mm, 256
+// for the others) end inside a row: the partial sums parked in y between
+// chunks must come back unchanged. n = 5: a tile of two pairs and an odd row.
+TEST_P(NeonQ32Contract, GivesTheContractsBitsAcrossActivationChunks) {
+    const Kernel& k = *GetParam();
+    if (!cpu_runs(k.key.isa)) GTEST_SKIP() << k.name << ": this CPU lacks " << isa_tag(k.key.isa);
+    const FormatTraits& f = *find_format(k.key.weight);
+    const int64_t out = 5, bpr = 260, n = 5;
+    test::TestWeight w(f, out, bpr, k.key.layout, 91, false);
+    std::vector<float> x(size_t(n * w.in)), bias(static_cast<size_t>(out));
+    sample_weight(x.data(), n, w.in, 92);
+    for (int64_t o = 0; o < out; ++o) bias[size_t(o)] = 0.25f * float(o) - 0.5f;
+    const std::vector<float> want = contract_y(f, w.rm, out, w.in, x, n, bias.data());
+    std::vector<float> y(want.size(), -7.0f);
+    test::run_with_kernel(k, w.view, x.data(), n, w.in, bias.data(), y.data(), out, 2);
+    for (size_t e = 0; e < y.size(); ++e)
+        ASSERT_EQ(std::memcmp(&y[e], &want[e], sizeof(float)), 0)
+            << k.name << " at [" << e / size_t(out) << ", " << e % size_t(out) << "]: " << y[e] << " vs " << want[e];
+}
+
 INSTANTIATE_TEST_SUITE_P(NeonKernels, NeonQ32Contract, ::testing::ValuesIn(neon_q32_kernels()),
                          [](const auto& param_info) { return param_info.param->name; });
 
-TEST(NeonQ32Contract, EveryFormatHasBothTiersInBothOrders) {
+TEST(NeonQ32Contract, EveryFormatHasEveryTierInBothOrders) {
     const std::vector<const Kernel*> ks = neon_q32_kernels();
     ASSERT_FALSE(ks.empty()) << "the aarch64 provider registers no q32 kernel";
     for (const Kernel* k : ks)
-        for (skn_isa isa : {SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD})
+        for (skn_isa isa : {SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD, SKN_ISA_NEON_I8MM})
             for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor})
                 EXPECT_NE(test::find_kernel(k->key.weight, c, k->key.activation, isa), nullptr)
                     << k->name << ": no twin at " << isa_tag(isa) << " " << layout_tag(c);

@@ -3,12 +3,13 @@
 // with Q8_K activations (Q4_K, Q5_K, Q6_K, Q2_K, Q3_K, IQ4_XS) in fast
 // precision. The kernels live in translation units built with their tier's
 // flags (kquants/neon.cpp, kquants/neondotprod.cpp, one body:
-// kquants/body.inc) and see only the plain struct of common/packed_args.hpp;
+// kquants/body.inc; kquants/neoni8mm.cpp, SMMLA tiles over pairs of
+// activation rows for Q4_K, Q5_K, Q6_K) and see only the plain struct of common/packed_args.hpp;
 // kquants/register.cpp (built without ISA flags) fills it from MatmulArgs.
 //
 // Accumulation order: the one x86's K-quant kernels follow
 // (docs/kernels/k_quants.md), so both block orders, every split of the
-// output rows, both NEON tiers and the x86 tiers give bit-identical y. For
+// output rows, the NEON tiers and the x86 tiers give bit-identical y. For
 // each (i, o), acc = 0; for each super-block b in order, with exact integer
 // sums S and M of the block's codes, sub-block scales and the Q8_K block,
 // and dx the Q8_K block's d:
@@ -26,6 +27,12 @@ namespace skn_core::kernels::aarch64 {
 // One function per format and tier; the same function serves both block
 // orders (it reads blocks through the byte strides).
 using KqFn = void (*)(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+
+// Armv8.6 i8mm: SMMLA over pairs of activation rows; an odd last row (and
+// n = 1) runs the neondotprod kernel below.
+void kq_q4_k_q8_k_neoni8mm(const PackedArgs& a, int64_t o0, int64_t o1);
+void kq_q5_k_q8_k_neoni8mm(const PackedArgs& a, int64_t o0, int64_t o1);
+void kq_q6_k_q8_k_neoni8mm(const PackedArgs& a, int64_t o0, int64_t o1);
 
 // Armv8.2 dotprod: SDOT.
 void kq_q2_k_q8_k_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);

@@ -13,6 +13,9 @@ void register_aarch64_kquants_kernels(Registry& r) {
     const auto add = [&r](FormatId f, skn_isa isa, MatmulKernelFn fn) {
         ka::add_blocked_both_orders(r, f, FormatId::Q8_K, isa, fn);
     };
+    add(FormatId::Q4_K, SKN_ISA_NEON_I8MM, packed_entry<ka::kq_q4_k_q8_k_neoni8mm>);
+    add(FormatId::Q5_K, SKN_ISA_NEON_I8MM, packed_entry<ka::kq_q5_k_q8_k_neoni8mm>);
+    add(FormatId::Q6_K, SKN_ISA_NEON_I8MM, packed_entry<ka::kq_q6_k_q8_k_neoni8mm>);
     add(FormatId::Q4_K, SKN_ISA_NEON_DOTPROD, packed_entry<ka::kq_q4_k_q8_k_neondotprod>);
     add(FormatId::Q6_K, SKN_ISA_NEON_DOTPROD, packed_entry<ka::kq_q6_k_q8_k_neondotprod>);
     add(FormatId::Q5_K, SKN_ISA_NEON_DOTPROD, packed_entry<ka::kq_q5_k_q8_k_neondotprod>);

@@ -14,6 +14,13 @@ void register_aarch64_q32_kernels(Registry& r) {
         ka::add_blocked_both_orders(r, f, act, isa, fn);
     };
     const FormatId q8 = FormatId::Q8_0, q81 = FormatId::Q8_1;
+    add(FormatId::Q4_0, q8, SKN_ISA_NEON_I8MM, packed_entry<ka::q32_q4_0_q8_0_neoni8mm>);
+    add(FormatId::Q8_0, q8, SKN_ISA_NEON_I8MM, packed_entry<ka::q32_q8_0_q8_0_neoni8mm>);
+    add(FormatId::IQ4_NL, q8, SKN_ISA_NEON_I8MM, packed_entry<ka::q32_iq4_nl_q8_0_neoni8mm>);
+    add(FormatId::MXFP4, q8, SKN_ISA_NEON_I8MM, packed_entry<ka::q32_mxfp4_q8_0_neoni8mm>);
+    add(FormatId::Q5_0, q8, SKN_ISA_NEON_I8MM, packed_entry<ka::q32_q5_0_q8_0_neoni8mm>);
+    add(FormatId::Q4_1, q81, SKN_ISA_NEON_I8MM, packed_entry<ka::q32_q4_1_q8_1_neoni8mm>);
+    add(FormatId::Q5_1, q81, SKN_ISA_NEON_I8MM, packed_entry<ka::q32_q5_1_q8_1_neoni8mm>);
     add(FormatId::Q4_0, q8, SKN_ISA_NEON_DOTPROD, packed_entry<ka::q32_q4_0_q8_0_neondotprod>);
     add(FormatId::Q8_0, q8, SKN_ISA_NEON_DOTPROD, packed_entry<ka::q32_q8_0_q8_0_neondotprod>);
     add(FormatId::IQ4_NL, q8, SKN_ISA_NEON_DOTPROD, packed_entry<ka::q32_iq4_nl_q8_0_neondotprod>);
