@@ -35,6 +35,7 @@ inline int32x4_t dot32(int8x16_t w0, int8x16_t w1, int8x16_t x0, int8x16_t x1) {
 
 }  // namespace
 
+#define SKN_Q32_WITHOUT_ONE_ROW  // n = 1 runs the neondotprod kernel
 #include "kernels/aarch64/q32/body.inc"
 
 namespace {
