@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "formats/facts.hpp"
 #include "kernels/aarch64/kquants/kernels.hpp"
