@@ -31,7 +31,7 @@ TestWeight::TestWeight(const FormatTraits& fmt, int64_t o, int64_t bpr, LayoutCl
     in = bpr * (fmt.block_quantized ? fmt.block_elems : 1) * (fmt.block_quantized ? 1 : 32);
     std::vector<float> w(size_t(out * in));
     sample_weight(w.data(), out, in, seed);
-    if (fmt.id == FormatId::I2_S)  // a sign quantizer: give it ternary weights
+    if (fmt.tensor_trailer_bytes > 0)  // I2_S, either layout: a sign quantizer: give it ternary weights
         for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
     rm.resize(quantized_size(fmt, out, in));
     quantize_any(fmt, w.data(), out, in, rm.data(), rm.size());

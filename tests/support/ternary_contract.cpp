@@ -15,11 +15,14 @@ constexpr int64_t kQ8kBytes = 292, kQ80Bytes = 34;
 // Byte offset of a TQ block's fp16 d.
 int d_at(FormatId f) { return f == FormatId::TQ2_0 ? 64 : 52; }
 
+// I2_S in either layout (I2_S, I2_S_G64): one scale per tensor, in the trailer.
+bool per_tensor_scale(const FormatTraits& f) { return f.tensor_trailer_bytes > 0; }
+
 // The block's values as exact small integers: TQ with d = 1, I2_S with
 // tensor scale 1 (code - 1; TQ2_0's code 3 is +2, I2_S's 0).
 void block_values(const FormatTraits& f, const uint8_t* blk, int* values) {
     std::vector<uint8_t> b(blk, blk + f.block_bytes);
-    if (f.id != FormatId::I2_S) store_fp16(b.data() + d_at(f.id), 1.0f);
+    if (!per_tensor_scale(f)) store_fp16(b.data() + d_at(f.id), 1.0f);
     float v[256];
     f.decode(b.data(), 1, 1.0f, v);
     for (int64_t e = 0; e < f.block_elems; ++e) values[e] = int(v[e]);
@@ -64,7 +67,7 @@ std::vector<float> ternary_contract_y(const FormatTraits& f, const uint8_t* rm, 
             float s[4];
             for (int k = 0; k < 4; ++k) s[k] = acc[k] + acc[k + 4];
             float sum = (s[0] + s[2]) + (s[1] + s[3]);
-            if (f.id == FormatId::I2_S) sum = sum * tensor_scale;
+            if (per_tensor_scale(f)) sum = sum * tensor_scale;
             y[size_t(i * out + o)] = bias != nullptr ? sum + bias[o] : sum;
         }
     }
@@ -73,7 +76,7 @@ std::vector<float> ternary_contract_y(const FormatTraits& f, const uint8_t* rm, 
 
 bool ternary_view(const FormatTraits& f, std::vector<uint8_t>& rm, int64_t out, int64_t in, LayoutClass cls,
                   float tensor_scale, Scope* scope, View* v) {
-    if (f.id == FormatId::I2_S) std::memcpy(rm.data() + size_t(out * in / 4), &tensor_scale, 4);
+    if (per_tensor_scale(f)) std::memcpy(rm.data() + size_t(out * in / 4), &tensor_scale, 4);
     const int64_t shape[2] = {out, in};
     *v = make_view(rm.data(), rm.size(), f, shape, 2, BlockOrder::RowMajor);
     if (cls == LayoutClass::BlockedInputMajor) {
