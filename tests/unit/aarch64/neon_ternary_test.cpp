@@ -36,7 +36,9 @@ constexpr float kI2sScale = 0.7f;
 
 bool is_neon_tier(skn_isa isa) { return isa == SKN_ISA_NEON || isa == SKN_ISA_NEON_DOTPROD; }
 
-bool is_ternary(FormatId f) { return f == FormatId::TQ2_0 || f == FormatId::TQ1_0 || f == FormatId::I2_S; }
+bool is_ternary(FormatId f) {
+    return f == FormatId::TQ2_0 || f == FormatId::TQ1_0 || f == FormatId::I2_S || f == FormatId::I2_S_G64;
+}
 
 std::vector<const Kernel*> neon_ternary_kernels() {
     std::vector<const Kernel*> out;
@@ -107,7 +109,7 @@ INSTANTIATE_TEST_SUITE_P(NeonKernels, NeonTernaryContract, ::testing::ValuesIn(n
                          [](const auto& param_info) { return param_info.param->name; });
 
 TEST(NeonTernaryContract, EveryFormatHasBothTiersInBothOrders) {
-    for (FormatId id : {FormatId::TQ2_0, FormatId::TQ1_0, FormatId::I2_S})
+    for (FormatId id : {FormatId::TQ2_0, FormatId::TQ1_0, FormatId::I2_S, FormatId::I2_S_G64})
         for (skn_isa isa : {SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD})
             for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor})
                 EXPECT_NE(test::find_kernel(id, c, find_format(id)->activation, isa), nullptr)
@@ -136,7 +138,7 @@ TEST_P(NeonTernaryExtremes, ExtremeBlocksGiveTheContractsBits) {
                 s = s * 6364136223846793005ull + 1442695040888963407ull;
                 blk[j] = o % 4 == 0 ? 0xFF : o % 4 == 1 ? 0x00 : uint8_t(s >> 56);
             }
-            if (f.id != FormatId::I2_S) store_fp16(blk + d_at(f.id), scales[(o + b) % 4]);
+            if (f.tensor_trailer_bytes == 0) store_fp16(blk + d_at(f.id), scales[(o + b) % 4]);
         }
     Scope scope;
     View w;

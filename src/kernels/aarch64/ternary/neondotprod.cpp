@@ -28,4 +28,8 @@ SKN_TERN_DEFINE(tern_tq2_0_q8_k_neondotprod, Tq2)
 SKN_TERN_DEFINE(tern_tq1_0_q8_k_neondotprod, Tq1)
 SKN_TERN_DEFINE(tern_i2_s_q8_0_neondotprod, I2s)
 
+// I2_S_G64 (its own body: ternary/i2s_g64_body.inc).
+#include "kernels/aarch64/ternary/i2s_g64_body.inc"
+SKN_TERN_DEFINE_I2S_G64(tern_i2_s_g64_q8_0_neondotprod)
+
 }  // namespace skn_core::kernels::aarch64
