@@ -53,6 +53,21 @@ gguf::OpenOptions open_options(const skn_gguf_options* o) {
                            "it into memory)", o->read_into_memory);
         out.read_into_memory = o->read_into_memory == 1;
     }
+    // i2_s_layout was added after read_into_memory; a struct without it means FROM_FILE.
+    if (o->struct_size >= offsetof(skn_gguf_options, i2_s_layout) + sizeof(int32_t)) {
+        const int64_t layout = raw_enum(o->i2_s_layout);
+        if (layout == SKN_I2_S_LAYOUT_FROM_FILE)
+            out.i2_s_layout = gguf::I2sLayout::FromFile;
+        else if (layout == SKN_I2_S_LAYOUT_X86)
+            out.i2_s_layout = gguf::I2sLayout::X86;
+        else if (layout == SKN_I2_S_LAYOUT_ARM64)
+            out.i2_s_layout = gguf::I2sLayout::Arm64;
+        else
+            skn_core::fail(SKN_E_INVALID_ARGUMENT,
+                           "options->i2_s_layout is {}: use SKN_I2_S_LAYOUT_FROM_FILE (0), SKN_I2_S_LAYOUT_X86 (1) or "
+                           "SKN_I2_S_LAYOUT_ARM64 (2)",
+                           layout);
+    }
     return out;
 }
 
@@ -143,9 +158,12 @@ SKN_API skn_status skn_gguf_tensor_info(const skn_gguf* g, int64_t index, skn_gg
         info->type_id = t.type.id;
         info->type_name = t.type.name;
         info->supported = t.supported ? 1 : 0;
-        // Stored as the raw id even when it is no skn_format (then supported == 0).
-        static_assert(sizeof info->format == sizeof t.type.id);
-        std::memcpy(&info->format, &t.type.id, sizeof t.type.id);
+        // The format skn reads the tensor as (it differs from the type id for
+        // I2_S in the arm64 layout); the raw id when it is no skn_format
+        // (then supported == 0).
+        const int32_t format = t.type.format != nullptr ? int32_t(t.type.format->id) : t.type.id;
+        static_assert(sizeof info->format == sizeof format);
+        std::memcpy(&info->format, &format, sizeof format);
         info->rank = t.rank;
         for (size_t d = 0; d < 4; ++d) {
             info->shape[d] = shape[d];

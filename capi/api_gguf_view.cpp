@@ -14,6 +14,7 @@ extern "C" SKN_API skn_status skn_gguf_tensor_view(const skn_gguf* g, int64_t in
         require_non_null(out, "out");
         const skn_core::gguf::File& f = *g->file;
         const skn_core::gguf::Tensor& t = f.tensor(index);
+        f.require_known_layout(t);
         if (!t.supported || t.type.format == nullptr)
             skn_core::fail(SKN_E_UNSUPPORTED, "tensor \"{}\" has type {}, which skn does not implement: it has no view",
                       t.name, t.type.id);

@@ -7,6 +7,7 @@
 #include "runtime/checked.hpp"
 #include "layout/orientation.hpp"
 #include "layout/prepack.hpp"
+#include "formats/codecs.hpp"
 #include "layout/relayout.hpp"
 
 using skn_core::capi::guarded;
@@ -75,6 +76,37 @@ void relayout(int64_t format, const void* src, size_t src_size, void* dst, size_
     if (forward) skn_core::to_kernel_order(s, block_bytes, d, block_bytes, rows, bpr, size_t(f.block_bytes));
     else skn_core::to_canonical_order(s, block_bytes, d, block_bytes, rows, bpr, size_t(f.block_bytes));
     std::copy(s + block_bytes, s + need, d + block_bytes);
+}
+
+bool is_i2_s_layout(int64_t f) { return f == SKN_FORMAT_I2_S || f == SKN_FORMAT_I2_S_G64; }
+
+void change_i2_s_layout(int64_t from, int64_t to, const void* src, size_t src_size, void* dst, size_t dst_size,
+                        int64_t elements) {
+    constexpr const char* what = "skn_i2_s_change_layout";
+    if (!is_i2_s_layout(from) || !is_i2_s_layout(to))
+        skn_core::fail(SKN_E_INVALID_ARGUMENT,
+                       "{}: converts between SKN_FORMAT_I2_S ({}) and SKN_FORMAT_I2_S_G64 ({}) only; from is {}, to is "
+                       "{}",
+                       what, int(SKN_FORMAT_I2_S), int(SKN_FORMAT_I2_S_G64), from, to);
+    require_non_null(src, "src");
+    require_non_null(dst, "dst");
+    if (elements <= 0 || elements % 128 != 0)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT,
+                       "{}: elements ({}) must be a positive multiple of 128 (skn's I2_S rows are whole 128-element "
+                       "blocks)",
+                       what, elements);
+    const uint64_t trailer = uint64_t(skn_core::facts_of(skn_core::FormatId::I2_S).tensor_trailer_bytes);
+    const uint64_t need = uint64_t(elements) / 4 + trailer;
+    if (src_size < need || dst_size < need)
+        skn_core::fail(SKN_E_BUFFER_TOO_SMALL, "{}: {} elements with the trailer need {} bytes; src has {}, dst has {}",
+                       what, elements, need, src_size, dst_size);
+    const auto* s = static_cast<const uint8_t*>(src);
+    auto* d = static_cast<uint8_t*>(dst);
+    if (s < d + need && d < s + need)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "{}: src and dst overlap; the codes cannot move in place", what);
+    if (from == to) std::copy(s, s + need, d);
+    else if (from == SKN_FORMAT_I2_S) skn_core::codec::i2_s_to_g64(s, elements, d);
+    else skn_core::codec::i2_s_g64_to_i2_s(s, elements, d);
 }
 
 }  // namespace
@@ -208,6 +240,12 @@ SKN_API skn_status skn_packed_to_kernel_order(skn_format format, const void* src
 SKN_API skn_status skn_packed_to_canonical_order(skn_format format, const void* src, size_t src_size, void* dst,
                                                  size_t dst_size, int64_t rows, int64_t blocks_per_row) {
     return guarded([&] { relayout(raw_enum(format), src, src_size, dst, dst_size, rows, blocks_per_row, false); });
+}
+
+SKN_API skn_status skn_i2_s_change_layout(skn_format from, skn_format to, const void* src, size_t src_size, void* dst,
+                                          size_t dst_size, int64_t elements) {
+    return guarded(
+        [&] { change_i2_s_layout(raw_enum(from), raw_enum(to), src, src_size, dst, dst_size, elements); });
 }
 
 SKN_API skn_status skn_require_out_in(int64_t rows, int64_t in, skn_format format) {

@@ -158,12 +158,20 @@ typedef enum skn_format {
     /* BitNet b1.58 I2_S as bitnet.cpp writes it on x86: 2-bit codes in groups
      * of 128, one float32 scale per tensor after the codes. Mainline GGUF once
      * used id 36 for a since-removed interleaved IQ4_NL type; see
-     * docs/formats.md for how the two are told apart. */
+     * docs/formats.md for how the two are told apart. bitnet.cpp's arm64
+     * build writes the same type id and byte count in another layout,
+     * SKN_FORMAT_I2_S_G64 below; a GGUF file must say which (docs/gguf.md). */
     SKN_FORMAT_I2_S = 36,
     SKN_FORMAT_MXFP4 = 39,
     SKN_FORMAT_NVFP4 = 40,
     SKN_FORMAT_Q1_0 = 41,
-    SKN_FORMAT_Q2_0 = 42
+    SKN_FORMAT_Q2_0 = 42,
+    /* skn-only ids (1000 and up) are not GGUF type ids. */
+    /* I2_S as bitnet.cpp's arm64 (NEON) build writes it: the same codes,
+     * quantizer and per-tensor trailer as SKN_FORMAT_I2_S, in blocks of 64
+     * elements (16 bytes). GGUF stores it as type 36; convert between the two
+     * layouts with skn_i2_s_change_layout. */
+    SKN_FORMAT_I2_S_G64 = 1036
 } skn_format;
 
 /* What skn knows about a format. Set `struct_size = sizeof(skn_format_props)`
@@ -509,6 +517,21 @@ SKN_API skn_status skn_packed_to_kernel_order(skn_format format, const void* src
 SKN_API skn_status skn_packed_to_canonical_order(skn_format format, const void* src, size_t src_size, void* dst,
                                                  size_t dst_size, int64_t rows, int64_t blocks_per_row);
 
+/* Convert a whole ROW_MAJOR BitNet tensor of `elements` weights between
+ * bitnet.cpp's two I2_S layouts: `from` and `to` are SKN_FORMAT_I2_S (x86,
+ * blocks of 128) and SKN_FORMAT_I2_S_G64 (arm64, blocks of 64), in either
+ * direction (from == to copies). The codes move, the per-tensor trailer (its
+ * scale) is copied; both sides are elements / 4 + 32 bytes and the two
+ * directions are exact inverses. Use it to feed a file written by one build
+ * of bitnet.cpp to the other, or to pick the layout with the faster kernels
+ * on this CPU (docs/kernels.md). src and dst must not overlap.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL pointers, `from` or `to` not
+ * one of the two, elements <= 0 or not a multiple of 128, overlapping
+ * buffers); SKN_E_BUFFER_TOO_SMALL (src_size or dst_size below the tensor's
+ * size: the message gives the needed and given byte counts). */
+SKN_API skn_status skn_i2_s_change_layout(skn_format from, skn_format to, const void* src, size_t src_size, void* dst,
+                                          size_t dst_size, int64_t elements);
+
 /* The orientation guard. A weight for skn_matmul_wt is [out, in] with its
  * blocks along `in`. Refuses a shape whose first dimension is a multiple of
  * the block size while the second is not (it looks like [in, out]: label it
@@ -641,6 +664,20 @@ typedef enum skn_gguf_orientation {
     SKN_GGUF_AS_STORED = 1
 } skn_gguf_orientation;
 
+/* Which layout GGUF type 36 (BitNet I2_S) is in. bitnet.cpp's x86 and arm64
+ * builds write the same type id and byte count in different layouts, and
+ * their files do not say which; skn's GGUF writer records it in the
+ * metadata key "skn.i2_s_layout" ("x86" or "arm64"). See docs/gguf.md. */
+typedef enum skn_i2_s_layout {
+    /* The file's "skn.i2_s_layout" key decides. Without it, type-36 tensors
+     * are listed (supported = 0) but skn_gguf_tensor_data and
+     * skn_gguf_tensor_view refuse them with SKN_E_FORMAT, naming the two
+     * layouts: skn never decodes one as the other. */
+    SKN_I2_S_LAYOUT_FROM_FILE = 0,
+    SKN_I2_S_LAYOUT_X86 = 1,   /* type 36 is SKN_FORMAT_I2_S (an x86 bitnet.cpp build wrote it) */
+    SKN_I2_S_LAYOUT_ARM64 = 2  /* type 36 is SKN_FORMAT_I2_S_G64 (an arm64 bitnet.cpp build wrote it) */
+} skn_i2_s_layout;
+
 /* Options for opening. Zero-initialise, set struct_size =
  * sizeof(skn_gguf_options); a NULL options pointer means the defaults. */
 typedef struct skn_gguf_options {
@@ -659,6 +696,12 @@ typedef struct skn_gguf_options {
      * and one read. Added in 1.0.0; a struct_size that ends before this field
      * means 0. */
     int32_t read_into_memory;
+    /* An skn_i2_s_layout: the layout of type-36 tensors in a file without
+     * the "skn.i2_s_layout" key (default SKN_I2_S_LAYOUT_FROM_FILE). A file
+     * whose key says otherwise is refused with SKN_E_INVALID_ARGUMENT. Added
+     * in 1.1.0 (unreleased); a struct_size that ends before this field means
+     * SKN_I2_S_LAYOUT_FROM_FILE. */
+    int32_t i2_s_layout;
 } skn_gguf_options;
 
 /* Files that change under a reader. A mapped file (the default) must not be
@@ -684,8 +727,9 @@ typedef struct skn_gguf_options {
  * opens without logging anything at WARN.
  * On success *out owns the file; release it with skn_gguf_close.
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL path/out, options with a
- * struct_size too small, an orientation outside the enum or
- * read_into_memory not 0 or 1, a path that is not a regular file);
+ * struct_size too small, an orientation or i2_s_layout outside its enum,
+ * read_into_memory not 0 or 1, a path that is not a regular file, an
+ * i2_s_layout the file's "skn.i2_s_layout" key contradicts);
  * SKN_E_NOT_FOUND (no file at path); SKN_E_IO (the file cannot be opened,
  * mapped or read: the message has the system's reason);
  * SKN_E_FORMAT (malformed file: the message names the byte offset and the
@@ -724,8 +768,9 @@ typedef struct skn_gguf_tensor_props {
     size_t name_len;          /* bytes of name, NUL not counted */
     int32_t type_id;          /* the GGUF tensor type id as stored */
     const char* type_name;    /* "Q4_K", "IQ2_XXS", "IQ4_NL_4_4", "unknown"; static storage */
-    int32_t supported;        /* 1 when skn implements the type; then format == type_id */
-    skn_format format;        /* == type_id; a valid skn_format only when supported */
+    int32_t supported;        /* 1 when skn implements the type (type 36: and knows its layout) */
+    skn_format format;        /* the format skn reads it as: type_id, except SKN_FORMAT_I2_S_G64 for type 36
+                                 in the arm64 layout; a valid skn_format only when supported */
     int32_t rank;             /* 1..4 */
     int64_t shape[4];         /* labelled per the orientation; entries past rank are 1 */
     int64_t ne[4];            /* the file's order (ggml's ne), whatever the orientation; past rank 1 */
@@ -747,7 +792,9 @@ SKN_API skn_status skn_gguf_find_tensor(const skn_gguf* gguf, const char* name, 
  * size. Works for every tensor whose size is known, including those of
  * unsupported types opened with allow_unsupported (raw bytes).
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, index out of range);
- * SKN_E_UNSUPPORTED (a removed or unknown type whose size skn does not know). */
+ * SKN_E_UNSUPPORTED (a removed or unknown type whose size skn does not know);
+ * SKN_E_FORMAT (type 36 of a layout neither the file nor
+ * skn_gguf_options.i2_s_layout gives). */
 SKN_API skn_status skn_gguf_tensor_data(const skn_gguf* gguf, int64_t index, const void** data, size_t* size);
 
 /* Tensor `index` as a zero-copy ROW_MAJOR view, labelled as the file was
@@ -762,7 +809,8 @@ SKN_API skn_status skn_gguf_tensor_data(const skn_gguf* gguf, int64_t index, con
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, index out of range, a packed
  * tensor labelled AS_STORED: the message says "looks like [in, out]" and
  * names SKN_GGUF_OUT_IN); SKN_E_UNSUPPORTED (a tensor type skn does not
- * implement). */
+ * implement); SKN_E_FORMAT (type 36 of an unsaid layout, as
+ * skn_gguf_tensor_data). */
 SKN_API skn_status skn_gguf_tensor_view(const skn_gguf* gguf, int64_t index, skn_view** out);
 
 /* ---- metadata. Keys are addressed by index, 0 <= key < skn_gguf_kv_count. */
@@ -902,9 +950,14 @@ SKN_API skn_status skn_gguf_writer_add_string_array(skn_gguf_writer* writer, con
  * so a weight the model calls [out, in] is ne = {in, out}), each positive,
  * ne[0] a multiple of the format's block size. `size` must equal the
  * tensor's byte size (I2_S: trailer included). The bytes are copied. Names
- * are 1..63 bytes (ggml's limit) and unique.
+ * are 1..63 bytes (ggml's limit) and unique. SKN_FORMAT_I2_S and
+ * SKN_FORMAT_I2_S_G64 are both stored as GGUF type 36: the first such tensor
+ * adds the key "skn.i2_s_layout" ("x86" or "arm64"), so one file holds one
+ * of the two (skn_i2_s_change_layout converts).
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, bad name, bad shape, size
- * not the tensor's: the message gives both); SKN_E_UNKNOWN_FORMAT;
+ * not the tensor's: the message gives both; an I2_S tensor of the other
+ * layout than the file's first, or the key added by hand before);
+ * SKN_E_UNKNOWN_FORMAT;
  * SKN_E_OUT_OF_MEMORY. */
 SKN_API skn_status skn_gguf_writer_add_tensor(skn_gguf_writer* writer, const char* name, skn_format format,
                                               int32_t rank, const int64_t* ne, const void* data, size_t size);

@@ -7,7 +7,7 @@
 //   k_quants_weighted.cpp Q2_K Q3_K Q4_K Q5_K with importance weights
 //   nonlinear.cpp  IQ4_NL IQ4_XS MXFP4 NVFP4
 //   ternary.cpp    TQ1_0 TQ2_0
-//   i2_s.cpp       I2_S (BitNet b1.58, x86 layout)
+//   i2_s.cpp       I2_S (BitNet b1.58, x86 layout), I2_S_G64 (its arm64 layout)
 //   low_bit.cpp    Q1_0 Q2_0
 //   grid_iq3.cpp   IQ3_XXS IQ3_S (tables: grid_iq3_tables.cpp, search: grid_iq3_search.cpp)
 //   grid_iq2.cpp   IQ2_XXS IQ2_XS IQ2_S  (lattices: grid_points.hpp, grid_search.cpp)
@@ -94,5 +94,14 @@ SKN_DECLARE_WEIGHTED_QUANTIZER(iq1_m)
 void decode_i2_s(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
 void quantize_tensor_i2_s(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst, const RowRanges& ranges);
 float read_tensor_scale_i2_s(const uint8_t* trailer);
+// I2_S_G64: the same codes and trailer in bitnet.cpp's arm64 block layout
+// (read_tensor_scale_i2_s reads its trailer too).
+void decode_i2_s_g64(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
+void quantize_tensor_i2_s_g64(const float* src, int64_t rows, int64_t n_per_row, uint8_t* dst,
+                              const RowRanges& ranges);
+// A whole tensor of `elements` (a multiple of 128) moved between the two
+// layouts, trailer copied: elements / 4 + 32 bytes each way. Exact inverses.
+void i2_s_to_g64(const uint8_t* src, int64_t elements, uint8_t* dst);
+void i2_s_g64_to_i2_s(const uint8_t* src, int64_t elements, uint8_t* dst);
 
 }  // namespace skn_core::codec

@@ -19,7 +19,8 @@
 
 namespace skn_core {
 
-// Values are GGUF tensor type ids and never change (same numbers as skn_format).
+// Values are GGUF tensor type ids (below 1000) or skn-only ids (1000 and up)
+// and never change (same numbers as skn_format).
 enum class FormatId : int32_t {
     F32 = 0,
     F16 = 1,
@@ -52,7 +53,13 @@ enum class FormatId : int32_t {
     NVFP4 = 40,
     Q1_0 = 41,
     Q2_0 = 42,
+    // skn-only ids (1000 and up) are never GGUF type ids: a GGUF file stores
+    // these formats under a GGUF type plus metadata (docs/gguf.md).
+    I2_S_G64 = 1036,
 };
+
+// Whether `id` is also the GGUF type id of the format (false for skn-only ids).
+static constexpr bool is_gguf_type_id(int32_t id) { return id < 1000; }
 
 struct FormatFacts {
     FormatId id;
@@ -102,6 +109,9 @@ constexpr FormatFacts kFormatFacts[] = {
     {FormatId::NVFP4, "NVFP4", 64, 36, 0, true, FormatId::Q8_0},
     {FormatId::Q1_0, "Q1_0", 128, 18, 0, true, FormatId::Q8_0},
     {FormatId::Q2_0, "Q2_0", 64, 18, 0, true, FormatId::Q8_0},
+    // I2_S_G64: I2_S in bitnet.cpp's arm64 layout, 64 codes in 16 bytes; the
+    // same per-tensor trailer. Stored in GGUF as type 36 (I2_S) plus a key.
+    {FormatId::I2_S_G64, "I2_S_G64", 64, 16, 32, true, FormatId::Q8_0},
 };
 
 // The facts of `id` (which must be a FormatId enumerator).
@@ -170,6 +180,7 @@ SKN_SAME_FORMAT(MXFP4)
 SKN_SAME_FORMAT(NVFP4)
 SKN_SAME_FORMAT(Q1_0)
 SKN_SAME_FORMAT(Q2_0)
+SKN_SAME_FORMAT(I2_S_G64)
 #undef SKN_SAME_FORMAT
 
 }  // namespace skn_core

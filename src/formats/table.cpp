@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The one format table. A row's id is its GGUF type id; rows are sorted by id.
+// The one format table. A row's id is its GGUF type id (or an skn-only id,
+// 1000 and up); rows are sorted by id.
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -74,6 +75,12 @@ constexpr std::array kFormats = {
     SKN_ROW(NVFP4, nvfp4),
     SKN_ROW(Q1_0, q1_0),
     SKN_ROW(Q2_0, q2_0),
+    // I2_S's codes in bitnet.cpp's arm64 layout; the trailer is I2_S's.
+    FormatTraits{F::I2_S_G64, facts_of(F::I2_S_G64).name, facts_of(F::I2_S_G64).block_elems,
+                 facts_of(F::I2_S_G64).block_bytes, facts_of(F::I2_S_G64).tensor_trailer_bytes,
+                 facts_of(F::I2_S_G64).block_quantized, facts_of(F::I2_S_G64).activation,
+                 ::skn_core::codec::decode_i2_s_g64, nullptr, ::skn_core::codec::quantize_tensor_i2_s_g64,
+                 ::skn_core::codec::read_tensor_scale_i2_s},
 };
 
 #undef SKN_ROW

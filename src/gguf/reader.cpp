@@ -27,6 +27,7 @@ public:
         read_header();
         read_metadata();
         read_alignment();
+        read_i2_s_layout();
         read_tensor_infos();
         place_data_section();
         check_tensor_geometry();
@@ -308,8 +309,8 @@ private:
         for (size_t i = 0; i < f_.tensors_.size(); ++i) {
             Tensor& t = f_.tensors_[i];
             const std::string label = tensor_label(i);
-            if (t.type.id == int32_t(FormatId::I2_S) && t.ne[0] % t.type.block_elems != 0)
-                reinterpret_as_iq4_nl_4_4(t, label);
+            if (t.type.id == kI2sTypeId && i2_s_layout_ == I2sLayout::Arm64) t.type = i2_s_g64();
+            if (t.type.id == kI2sTypeId && t.ne[0] % t.type.block_elems != 0) reinterpret_as_iq4_nl_4_4(t, label);
             if (t.type.block_elems > 0) {
                 if (t.ne[0] % t.type.block_elems != 0)
                     fail_at(type_offsets_[i],
@@ -350,12 +351,47 @@ private:
         return t;
     }
 
+    // Type 36 in bitnet.cpp's arm64 layout: skn's I2_S_G64 (blocks of 64).
+    static TensorType i2_s_g64() {
+        TensorType t = tensor_type(kI2sTypeId);
+        const FormatTraits* f = find_format(FormatId::I2_S_G64);
+        t.format = f;
+        t.block_elems = f->block_elems;
+        t.block_bytes = f->block_bytes;
+        return t;
+    }
+
+    // The file's skn.i2_s_layout key, checked against the open option.
+    void read_i2_s_layout() {
+        const I2sLayout asked = f_.options_.i2_s_layout;
+        i2_s_layout_ = asked;
+        const auto key = f_.find_key(kI2sLayoutKey);
+        if (!key) return;
+        const KeyValue& kv = f_.kvs_[*key];
+        if (kv.type != ValueType::String)
+            fail_at(kv.offset, "key \"{}\" holds {}, not a string (\"{}\" or \"{}\")", kI2sLayoutKey,
+                    value_type_name(kv.type), kI2sLayoutX86, kI2sLayoutArm64);
+        const std::string_view v(reinterpret_cast<const char*>(f_.data_ + kv.value_offset), size_t(kv.length));
+        I2sLayout said;
+        if (v == kI2sLayoutX86) said = I2sLayout::X86;
+        else if (v == kI2sLayoutArm64) said = I2sLayout::Arm64;
+        else
+            fail_at(kv.offset, "key \"{}\" is \"{}\"; the I2_S layouts are \"{}\" and \"{}\"", kI2sLayoutKey, v,
+                    kI2sLayoutX86, kI2sLayoutArm64);
+        if (asked != I2sLayout::FromFile && asked != said)
+            fail(SKN_E_INVALID_ARGUMENT,
+                 "{}: the file's key \"{}\" says its I2_S tensors are in the {} layout but it was opened with "
+                 "i2_s_layout {}: open it with the default (SKN_I2_S_LAYOUT_FROM_FILE) to use the file's",
+                 f_.source_, kI2sLayoutKey, v, asked == I2sLayout::X86 ? kI2sLayoutX86 : kI2sLayoutArm64);
+        i2_s_layout_ = said;
+    }
+
     void reinterpret_as_iq4_nl_4_4(Tensor& t, const std::string& label) {
         if (t.ne[0] % 32 != 0)
             fail_at(t.info_offset,
-                    "{} has type 36 with {} elements per row: neither I2_S (blocks of 128) nor the removed "
+                    "{} has type 36 with {} elements per row: neither I2_S (blocks of {}) nor the removed "
                     "IQ4_NL_4_4 (blocks of 32)",
-                    label, t.ne[0]);
+                    label, t.ne[0], t.type.block_elems);
         t.type = iq4_nl_4_4();
     }
 
@@ -374,7 +410,7 @@ private:
             const bool last = k + 1 == order.size();
             const uint64_t end = last ? f_.size_ : ts[order[k + 1]].offset;
             const uint64_t room = end - t.offset;
-            if (t.type.id == int32_t(FormatId::I2_S) && t.type.format != nullptr) classify_type_36(t, room, label);
+            if (t.type.id == kI2sTypeId && t.type.format != nullptr) classify_type_36(t, room, label);
             if (t.type.block_elems == 0 || t.size <= room) continue;
             if (last)
                 fail_at(t.offset, "{} ({} {}) needs {} bytes from byte {} but the file ends at byte {}", label,
@@ -413,6 +449,13 @@ private:
         size_t n = 0;
         for (Tensor& t : f_.tensors_) {
             t.supported = t.type.format != nullptr;
+            // I2_S of an unsaid layout: known type and size, refused at access.
+            if (t.supported && t.type.id == kI2sTypeId && t.type.format->id == FormatId::I2_S &&
+                i2_s_layout_ == I2sLayout::FromFile) {
+                t.i2_s_layout_unknown = true;
+                t.supported = false;
+                continue;
+            }
             if (t.supported) continue;
             ++n;
             list += fmt::format("{}\"{}\" (type {})", n > 1 ? ", " : "", t.name, describe_tensor_type(t.type));
@@ -433,6 +476,7 @@ private:
     uint64_t tensor_count_ = 0;
     uint64_t kv_count_ = 0;
     std::vector<uint64_t> type_offsets_;  // file offset of each tensor's type field
+    I2sLayout i2_s_layout_ = I2sLayout::FromFile;  // FromFile here: neither the file nor the options say
 };
 
 // ---- File
@@ -486,8 +530,19 @@ std::array<int64_t, kMaxRank> File::shape(const Tensor& t) const {
     return s;
 }
 
+void File::require_known_layout(const Tensor& t) const {
+    if (!t.i2_s_layout_unknown) return;
+    fail(SKN_E_FORMAT,
+         "{}: tensor \"{}\" has type 36 (I2_S), which bitnet.cpp writes in two layouts of the same size: x86 "
+         "(SKN_FORMAT_I2_S, blocks of 128) and arm64 (SKN_FORMAT_I2_S_G64, blocks of 64), and the file does not "
+         "say which (it has no \"{}\" key). Open it with skn_gguf_options.i2_s_layout = SKN_I2_S_LAYOUT_X86 if "
+         "an x86 build of bitnet.cpp wrote it, or SKN_I2_S_LAYOUT_ARM64 if an arm64 (NEON) build did",
+         source_, t.name, kI2sLayoutKey);
+}
+
 std::span<const uint8_t> File::tensor_data(int64_t index) const {
     const Tensor& t = tensor(index);
+    require_known_layout(t);
     if (t.type.block_elems == 0)
         fail(SKN_E_UNSUPPORTED, "tensor \"{}\" has type {}, whose size skn does not know: its bytes cannot be located",
              t.name, describe_tensor_type(t.type));

@@ -35,6 +35,15 @@ enum class Orientation {
     AsStored,
 };
 
+// Which layout GGUF type 36 (BitNet's I2_S) is in when the file does not say
+// (docs/gguf.md): bitnet.cpp writes the same type id and byte count in its
+// x86 layout (skn's I2_S) and its arm64 layout (skn's I2_S_G64).
+enum class I2sLayout {
+    FromFile,  // the file's skn.i2_s_layout key; without it such tensors are refused at access
+    X86,
+    Arm64,
+};
+
 struct OpenOptions {
     Orientation orientation = Orientation::OutIn;
     // Open files holding tensor types skn does not implement; those tensors
@@ -43,6 +52,9 @@ struct OpenOptions {
     // Read the file into owned memory instead of mapping it, so that the
     // file changing after open cannot affect (or SIGBUS) the reader.
     bool read_into_memory = false;
+    // The layout of type-36 tensors in a file that does not record it. A file
+    // that records it must agree (a mismatch is refused at open).
+    I2sLayout i2_s_layout = I2sLayout::FromFile;
 };
 
 // An array value. A node is either a key's own array or an array nested in
@@ -79,6 +91,9 @@ struct Tensor {
     uint64_t offset = 0;           // from the start of the file
     uint64_t size = 0;             // bytes, trailer included; 0 when the type's size is unknown
     bool supported = false;
+    // Type 36 in a file that says neither which I2_S layout it holds nor was
+    // opened with one: its bytes are refused (never decoded as a guess).
+    bool i2_s_layout_unknown = false;
 
     int64_t elements() const { return ne[0] * ne[1] * ne[2] * ne[3]; }
 };
@@ -106,7 +121,8 @@ public:
     size_t unsupported_count() const { return unsupported_count_; }
     // The shape as the options label it; entries past the rank are 1.
     std::array<int64_t, kMaxRank> shape(const Tensor& t) const;
-    // The tensor's bytes. Throws SKN_E_UNSUPPORTED when its type's size is unknown.
+    // The tensor's bytes. Throws SKN_E_UNSUPPORTED when its type's size is
+    // unknown, SKN_E_FORMAT when it is I2_S of a layout the file does not say.
     std::span<const uint8_t> tensor_data(int64_t index) const;
 
     // ---- metadata
@@ -151,6 +167,11 @@ private:
     size_t unsupported_count_ = 0;
 
     friend class Parser;
+
+public:
+    // Throws SKN_E_FORMAT, saying how to choose, when `t` is I2_S whose layout
+    // neither the file nor the options give.
+    void require_known_layout(const Tensor& t) const;
 };
 
 extern template uint8_t File::scalar<uint8_t>(int64_t, ValueType) const;

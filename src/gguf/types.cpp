@@ -77,7 +77,8 @@ constexpr ForeignType kForeign[] = {
 TensorType tensor_type(int32_t id) {
     TensorType t;
     t.id = id;
-    if (const FormatTraits* f = find_format(id)) {
+    // skn-only format ids are no GGUF types: a file that uses one is unknown.
+    if (const FormatTraits* f = is_gguf_type_id(id) ? find_format(id) : nullptr) {
         t.name = f->name;
         t.format = f;
         t.block_elems = f->block_elems;

@@ -16,6 +16,13 @@ inline constexpr uint32_t kMagic = 0x46554747;  // "GGUF" read as a little-endia
 inline constexpr uint32_t kDefaultAlignment = 32;
 inline constexpr const char* kAlignmentKey = "general.alignment";
 inline constexpr int kMaxRank = 4;
+// Which of bitnet.cpp's two I2_S layouts the file's type-36 tensors are in:
+// a string, kI2sLayoutX86 (skn's I2_S) or kI2sLayoutArm64 (skn's I2_S_G64).
+// skn's writer records it; bitnet.cpp's writers do not (docs/gguf.md).
+inline constexpr const char* kI2sLayoutKey = "skn.i2_s_layout";
+inline constexpr const char* kI2sLayoutX86 = "x86";
+inline constexpr const char* kI2sLayoutArm64 = "arm64";
+inline constexpr int32_t kI2sTypeId = 36;  // GGUF type id of both I2_S layouts
 // The specification caps keys at 65535 bytes; the cap also keeps a hostile
 // key length from turning into a large allocation.
 inline constexpr uint64_t kMaxKeyBytes = 65535;

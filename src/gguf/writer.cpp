@@ -259,6 +259,23 @@ uint64_t tensor_bytes(std::string_view name, const FormatTraits& format, std::sp
 
 }  // namespace
 
+int32_t Writer::gguf_type_of(std::string_view name, const FormatTraits& format) {
+    const bool x86 = format.id == FormatId::I2_S, arm64 = format.id == FormatId::I2_S_G64;
+    if (!x86 && !arm64) return int32_t(format.id);
+    // Both layouts are GGUF type 36, told apart by one file-wide key, so a
+    // file holds one of them.
+    if (i2_s_layout_ == nullptr) {
+        add_string(kI2sLayoutKey, x86 ? kI2sLayoutX86 : kI2sLayoutArm64);
+        i2_s_layout_ = &format;
+    } else if (i2_s_layout_->id != format.id) {
+        fail(SKN_E_INVALID_ARGUMENT,
+             "tensor \"{}\" is {} but this file already holds {} tensors: GGUF stores both as type 36 and one file "
+             "records one layout ({}); convert it with skn_i2_s_change_layout first",
+             name, format.name, i2_s_layout_->name, kI2sLayoutKey);
+    }
+    return kI2sTypeId;
+}
+
 void Writer::add_tensor(std::string_view name, const FormatTraits& format, std::span<const int64_t> ne,
                         std::span<const uint8_t> bytes) {
     check_new_tensor(name, ne);
@@ -270,7 +287,7 @@ void Writer::add_tensor(std::string_view name, const FormatTraits& format, std::
              bytes.size(), elements, format.name, need);
     }
     if (bytes.data() == nullptr) fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": data must not be NULL", name);
-    add_raw_tensor(name, int32_t(format.id), ne, bytes);
+    add_raw_tensor(name, gguf_type_of(name, format), ne, bytes);
 }
 
 void Writer::add_raw_tensor(std::string_view name, int32_t type_id, std::span<const int64_t> ne,
@@ -288,7 +305,7 @@ void Writer::declare_tensor(std::string_view name, const FormatTraits& format, s
     const uint64_t size = tensor_bytes(name, format, ne);
     // The file's offsets are u64 sums of these sizes: a declared size may be
     // anything the file can address, not only what memory could hold.
-    PendingTensor t{std::string(name), int32_t(format.id), int(ne.size()), {1, 1, 1, 1}, {}};
+    PendingTensor t{std::string(name), gguf_type_of(name, format), int(ne.size()), {1, 1, 1, 1}, {}};
     for (size_t d = 0; d < ne.size(); ++d) t.ne[d] = ne[d];
     t.size = size;
     t.declared = true;

@@ -100,6 +100,8 @@ private:
     };
 
     void add_entry(std::string_view key, ValueType type, std::vector<uint8_t> value);
+    // The GGUF type id `format` is stored under; records the I2_S layout.
+    int32_t gguf_type_of(std::string_view name, const FormatTraits& format);
     void check_new_key(std::string_view key) const;
     void check_new_tensor(std::string_view name, std::span<const int64_t> ne) const;
     template <typename Sink>
@@ -112,6 +114,7 @@ private:
     uint32_t alignment_ = kDefaultAlignment;
     std::vector<Entry> entries_;
     std::vector<PendingTensor> tensors_;
+    const FormatTraits* i2_s_layout_ = nullptr;  // I2_S or I2_S_G64 once a tensor of either is added
 };
 
 extern template void Writer::add_scalar<uint8_t>(std::string_view, ValueType, uint8_t);

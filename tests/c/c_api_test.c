@@ -52,7 +52,7 @@ static void test_formats(void) {
     CHECK_ERROR(skn_format_info(SKN_FORMAT_Q4_0, &small), SKN_E_INVALID_ARGUMENT, "struct_size");
 
     const int32_t n = skn_format_count();
-    CHECK(n == 31);
+    CHECK(n == 32);
     int32_t prev = -1;
     for (int32_t i = 0; i < n; ++i) {
         const int32_t id = skn_format_at(i);
@@ -111,8 +111,8 @@ static void test_quantize_roundtrip(void) {
             s2 += (double)w[k] * w[k];
         }
         /* Every format keeps the signal (ternary/binary ones coarsely); I2_S
-         * only represents weights that are already ternary. */
-        CHECK(f == SKN_FORMAT_I2_S || e2 < s2);
+         * (either layout) only represents weights that are already ternary. */
+        CHECK(f == SKN_FORMAT_I2_S || f == SKN_FORMAT_I2_S_G64 || e2 < s2);
         free(q);
     }
 
@@ -206,10 +206,43 @@ static void test_logging(void) {
     CHECK_ERROR(skn_set_log_callback((skn_log_level)9, on_log, &cap), SKN_E_INVALID_ARGUMENT, "level");
 }
 
+/* The two I2_S layouts: quantizing in one and converting equals quantizing
+ * in the other (bitnet.cpp's two builds differ only in the packing), both
+ * directions are exact, and bad arguments are refused. 3 rows of 384. */
+static void test_i2_s_change_layout(void) {
+    enum { kRows = 3, kCols = 384, kElems = kRows * kCols, kBytes = kElems / 4 + 32 };
+    float w[kElems];
+    for (int i = 0; i < kElems; ++i) w[i] = (float)((i * 7 + i / 5) % 3 - 1) * 0.25f;
+    unsigned char x86[kBytes], g64[kBytes], out[kBytes];
+    CHECK(skn_quantize(SKN_FORMAT_I2_S, w, kRows, kCols, x86, sizeof x86) == SKN_OK);
+    CHECK(skn_quantize(SKN_FORMAT_I2_S_G64, w, kRows, kCols, g64, sizeof g64) == SKN_OK);
+    CHECK(memcmp(x86, g64, kElems / 4) != 0); /* different layouts of the same codes */
+    CHECK(skn_i2_s_change_layout(SKN_FORMAT_I2_S, SKN_FORMAT_I2_S_G64, x86, sizeof x86, out, sizeof out, kElems) ==
+          SKN_OK);
+    CHECK(memcmp(out, g64, sizeof out) == 0);
+    CHECK(skn_i2_s_change_layout(SKN_FORMAT_I2_S_G64, SKN_FORMAT_I2_S, g64, sizeof g64, out, sizeof out, kElems) ==
+          SKN_OK);
+    CHECK(memcmp(out, x86, sizeof out) == 0);
+    CHECK(skn_i2_s_change_layout(SKN_FORMAT_I2_S, SKN_FORMAT_I2_S, x86, sizeof x86, out, sizeof out, kElems) == SKN_OK);
+    CHECK(memcmp(out, x86, sizeof out) == 0);
+    CHECK_ERROR(skn_i2_s_change_layout(SKN_FORMAT_TQ2_0, SKN_FORMAT_I2_S, x86, sizeof x86, out, sizeof out, kElems),
+                SKN_E_INVALID_ARGUMENT, "SKN_FORMAT_I2_S_G64");
+    CHECK_ERROR(skn_i2_s_change_layout(SKN_FORMAT_I2_S, SKN_FORMAT_I2_S_G64, x86, sizeof x86, out, sizeof out, 192),
+                SKN_E_INVALID_ARGUMENT, "128");
+    CHECK_ERROR(skn_i2_s_change_layout(SKN_FORMAT_I2_S, SKN_FORMAT_I2_S_G64, x86, sizeof x86, out, sizeof out - 1,
+                                       kElems),
+                SKN_E_BUFFER_TOO_SMALL, "320");
+    CHECK_ERROR(skn_i2_s_change_layout(SKN_FORMAT_I2_S, SKN_FORMAT_I2_S_G64, out, sizeof out, out, sizeof out, kElems),
+                SKN_E_INVALID_ARGUMENT, "overlap");
+    CHECK_ERROR(skn_i2_s_change_layout(SKN_FORMAT_I2_S, SKN_FORMAT_I2_S_G64, NULL, sizeof x86, out, sizeof out, kElems),
+                SKN_E_INVALID_ARGUMENT, "src");
+}
+
 int main(void) {
     test_version_and_errors();
     test_formats();
     test_quantize_roundtrip();
+    test_i2_s_change_layout();
     test_cpu();
     test_logging();
     return check_summary();

@@ -714,6 +714,10 @@ static void case_open_options_misuse(void) {
     o.orientation = SKN_GGUF_OUT_IN;
     o.read_into_memory = 2;
     CHECK_ERROR(skn_gguf_open(p, &o, &g), SKN_E_INVALID_ARGUMENT, "read_into_memory");
+    o.read_into_memory = 0;
+    o.i2_s_layout = 3;
+    CHECK_ERROR(skn_gguf_open(p, &o, &g), SKN_E_INVALID_ARGUMENT, "SKN_I2_S_LAYOUT_ARM64");
+    o.i2_s_layout = SKN_I2_S_LAYOUT_FROM_FILE;
     CHECK_ERROR(skn_gguf_open(NULL, NULL, &g), SKN_E_INVALID_ARGUMENT, "path");
     CHECK_ERROR(skn_gguf_open(p, NULL, NULL), SKN_E_INVALID_ARGUMENT, "out");
     CHECK_ERROR(skn_gguf_open("", NULL, &g), SKN_E_NOT_FOUND, NULL);
@@ -936,6 +940,24 @@ static void case_relayout_misuse(void) {
                 SKN_E_BUFFER_TOO_SMALL, NULL);
     CHECK_ERROR(skn_packed_to_canonical_order(SKN_FORMAT_Q8_0, src, sizeof src, dst, sizeof dst, INT64_MAX, 2),
                 SKN_E_INVALID_ARGUMENT, NULL);
+    static unsigned char i2s[128 / 4 + 32], i2s_out[128 / 4 + 32];
+    CHECK_ERROR(skn_i2_s_change_layout(SKN_FORMAT_I2_S, SKN_FORMAT_I2_S_G64, NULL, sizeof i2s, i2s_out, sizeof i2s_out,
+                                       128),
+                SKN_E_INVALID_ARGUMENT, "src");
+    CHECK_ERROR(skn_i2_s_change_layout(SKN_FORMAT_I2_S, SKN_FORMAT_I2_S_G64, i2s, sizeof i2s, NULL, sizeof i2s_out,
+                                       128),
+                SKN_E_INVALID_ARGUMENT, "dst");
+    CHECK_ERROR(skn_i2_s_change_layout((skn_format)99, SKN_FORMAT_I2_S_G64, i2s, sizeof i2s, i2s_out, sizeof i2s_out,
+                                       128),
+                SKN_E_INVALID_ARGUMENT, "99");
+    CHECK_ERROR(skn_i2_s_change_layout(SKN_FORMAT_I2_S, SKN_FORMAT_I2_S_G64, i2s, sizeof i2s, i2s_out, sizeof i2s_out,
+                                       -128),
+                SKN_E_INVALID_ARGUMENT, "128");
+    CHECK_ERROR(skn_i2_s_change_layout(SKN_FORMAT_I2_S, SKN_FORMAT_I2_S_G64, i2s, sizeof i2s, i2s_out, sizeof i2s_out,
+                                       INT64_MAX),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_i2_s_change_layout(SKN_FORMAT_I2_S, SKN_FORMAT_I2_S_G64, i2s, 3, i2s_out, sizeof i2s_out, 128),
+                SKN_E_BUFFER_TOO_SMALL, NULL);
     CHECK_ERROR(skn_require_out_in(96, 4, SKN_FORMAT_Q8_0), SKN_E_INVALID_ARGUMENT, "looks like [in, out]");
     CHECK_ERROR(skn_require_out_in(4, 96, (skn_format)4), SKN_E_UNKNOWN_FORMAT, NULL);
     CHECK(skn_require_out_in(-4, 96, SKN_FORMAT_Q8_0) != SKN_OK);
@@ -1457,7 +1479,7 @@ static const misuse_case k_cases[] = {
      "skn_view_describe skn_view_order skn_view_layout_class skn_view_rank skn_view_shape skn_view_transpose "
      "skn_view_unsqueeze skn_view_get skn_view_to_float skn_view_prepack"},
     {"relayout_misuse", case_relayout_misuse,
-     "skn_packed_to_kernel_order skn_packed_to_canonical_order skn_require_out_in"},
+     "skn_packed_to_kernel_order skn_packed_to_canonical_order skn_require_out_in skn_i2_s_change_layout"},
     {"fixture_misuse", case_fixture_misuse,
      "skn_fixture_bytes skn_fixture_disagreement skn_fixture_golden_info skn_fixture_golden"},
     {"context_misuse", case_context_misuse,

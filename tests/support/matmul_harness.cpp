@@ -39,7 +39,7 @@ const std::vector<uint8_t>& sample_weight_quantized(const FormatTraits& fmt, int
     if (bytes.empty()) {
         std::vector<float> w(size_t(out * in));
         sample_weight(w.data(), out, in, seed);
-        if (fmt.id == FormatId::I2_S)  // a sign quantizer: give it ternary weights
+        if (fmt.tensor_trailer_bytes > 0)  // I2_S, either layout: a sign quantizer: give it ternary weights
             for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
         bytes.resize(quantized_size(fmt, out, in));
         quantize_any(fmt, w.data(), out, in, bytes.data(), bytes.size());

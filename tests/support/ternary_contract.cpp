@@ -12,12 +12,15 @@ namespace {
 
 constexpr int64_t kQ8kBytes = 292, kQ80Bytes = 34;
 
+// I2_S in either layout (I2_S, I2_S_G64): one scale per tensor, in the trailer.
+bool per_tensor_scale(const FormatTraits& f) { return f.tensor_trailer_bytes > 0; }
+
 // The block's values as exact small integers: TQ, Q1_0 and Q2_0 with d = 1,
-// I2_S with tensor scale 1 (code - 1; TQ2_0's and Q2_0's code 3 is +2,
+// I2_S (either layout) with tensor scale 1 (code - 1; TQ2_0's and Q2_0's code 3 is +2,
 // I2_S's 0; Q1_0's bits +-1).
 void block_values(const FormatTraits& f, const uint8_t* blk, int* values) {
     std::vector<uint8_t> b(blk, blk + f.block_bytes);
-    if (f.id != FormatId::I2_S) store_fp16(b.data() + ternary_d_at(f.id), 1.0f);
+    if (!per_tensor_scale(f)) store_fp16(b.data() + ternary_d_at(f.id), 1.0f);
     float v[256];
     f.decode(b.data(), 1, 1.0f, v);
     for (int64_t e = 0; e < f.block_elems; ++e) values[e] = int(v[e]);
@@ -69,7 +72,7 @@ std::vector<float> ternary_contract_y(const FormatTraits& f, const uint8_t* rm, 
                     float dx;
                     std::memcpy(&dx, xb, 4);
                     scale = load_fp16(row + u * f.block_bytes + ternary_d_at(f.id)) * dx;
-                } else if (f.id == FormatId::I2_S) {
+                } else if (per_tensor_scale(f)) {
                     scale = load_fp16(xb);
                 } else {  // Q1_0, Q2_0: the unit's weight block holds d_w
                     scale = load_fp16(xb) * load_fp16(row + (u * unit / f.block_elems) * f.block_bytes);
@@ -79,7 +82,7 @@ std::vector<float> ternary_contract_y(const FormatTraits& f, const uint8_t* rm, 
             float s[4];
             for (int k = 0; k < 4; ++k) s[k] = acc[k] + acc[k + 4];
             float sum = (s[0] + s[2]) + (s[1] + s[3]);
-            if (f.id == FormatId::I2_S) sum = sum * tensor_scale;
+            if (per_tensor_scale(f)) sum = sum * tensor_scale;
             y[size_t(i * out + o)] = bias != nullptr ? sum + bias[o] : sum;
         }
     }
@@ -88,7 +91,7 @@ std::vector<float> ternary_contract_y(const FormatTraits& f, const uint8_t* rm, 
 
 bool ternary_view(const FormatTraits& f, std::vector<uint8_t>& rm, int64_t out, int64_t in, LayoutClass cls,
                   float tensor_scale, Scope* scope, View* v) {
-    if (f.id == FormatId::I2_S) std::memcpy(rm.data() + size_t(out * in / 4), &tensor_scale, 4);
+    if (per_tensor_scale(f)) std::memcpy(rm.data() + size_t(out * in / 4), &tensor_scale, 4);
     const int64_t shape[2] = {out, in};
     *v = make_view(rm.data(), rm.size(), f, shape, 2, BlockOrder::RowMajor);
     if (cls == LayoutClass::BlockedInputMajor) {

@@ -39,6 +39,7 @@ const Expected kExpected[] = {
     {FormatId::Q1_0, 41, "Q1_0", 128, 18, FormatId::Q8_0}, {FormatId::Q2_0, 42, "Q2_0", 64, 18, FormatId::Q8_0},
     {FormatId::IQ3_XXS, 18, "IQ3_XXS", 256, 98, FormatId::Q8_K},
     {FormatId::IQ3_S, 21, "IQ3_S", 256, 110, FormatId::Q8_K},
+    {FormatId::I2_S_G64, 1036, "I2_S_G64", 64, 16, FormatId::Q8_0},  // skn-only id: no GGUF type
 };
 
 TEST(FormatTable, EveryFormatHasItsGgufIdAndSizes) {

@@ -18,6 +18,8 @@ TEST(FuzzSeeds, EveryFormatSeedHoldsOneValidTensorOfEveryFormat) {
     const auto f = File::open(std::string(SKN_FUZZ_CORPUS_DIR) + "/every_format.gguf");
     EXPECT_EQ(f->unsupported_count(), 0u);
     for (const FormatTraits& fmt : all_formats()) {
+        // One I2_S layout per file: the seed holds I2_S (its key says "x86").
+        if (fmt.id == FormatId::I2_S_G64) continue;
         SCOPED_TRACE(fmt.name);
         const std::optional<size_t> i = f->find_tensor(fmt.name);
         ASSERT_TRUE(i.has_value()) << "no tensor " << fmt.name << ": rewrite the seeds (tests/fuzz/run_fuzz.sh gguf "

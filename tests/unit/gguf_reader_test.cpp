@@ -401,14 +401,16 @@ TEST(GgufReader, Type36IsI2SUnlessItsRoomSaysIQ4NL44) {
         r.header(3, 1, 0).tensor("w", {128, 4}, 36, 0).align(32).zeros(size_t(room));
         return r;
     };
+    OpenOptions x86;  // the file does not say which I2_S layout (see Type36LayoutMustBeSaid)
+    x86.i2_s_layout = I2sLayout::X86;
     const RawGguf exact = file(160);
-    auto f = File::open_memory(exact.bytes.data(), exact.size());
+    auto f = File::open_memory(exact.bytes.data(), exact.size(), x86);
     EXPECT_TRUE(f->tensor(0).supported);
     EXPECT_STREQ(f->tensor(0).type.name, "I2_S");
     EXPECT_EQ(f->tensor(0).size, 160u);
 
     const RawGguf padded = file(160 + 31);  // what a writer padding to 32 leaves
-    f = File::open_memory(padded.bytes.data(), padded.size());
+    f = File::open_memory(padded.bytes.data(), padded.size(), x86);
     EXPECT_STREQ(f->tensor(0).type.name, "I2_S");
 
     const RawGguf short_room = file(159);
@@ -429,7 +431,7 @@ TEST(GgufReader, Type36IsI2SUnlessItsRoomSaysIQ4NL44) {
     // Between the two sizes: a large gap but too little for IQ4_NL_4_4 is
     // still I2_S (the rest is unused file space).
     const RawGguf between = file(250);
-    f = File::open_memory(between.bytes.data(), between.size());
+    f = File::open_memory(between.bytes.data(), between.size(), x86);
     EXPECT_STREQ(f->tensor(0).type.name, "I2_S");
 
     // A row length I2_S cannot have but IQ4_NL_4_4 can.
@@ -437,6 +439,66 @@ TEST(GgufReader, Type36IsI2SUnlessItsRoomSaysIQ4NL44) {
     rows32.header(3, 1, 0).tensor("w", {32, 4}, 36, 0).align(32).zeros(72);
     f = File::open_memory(rows32.bytes.data(), rows32.size(), allow);
     EXPECT_STREQ(f->tensor(0).type.name, "IQ4_NL_4_4");
+}
+
+TEST(GgufReader, Type36LayoutMustBeSaid) {
+    // [128, 4] of type 36: 160 bytes in either I2_S layout.
+    auto file = [](std::string_view key_value) {
+        RawGguf r;
+        r.header(3, 1, key_value.empty() ? 0 : 1);
+        if (!key_value.empty()) r.kv_string(kI2sLayoutKey, key_value);
+        r.tensor("w", {128, 4}, 36, 0).align(32).zeros(160);
+        return r;
+    };
+    // Not said: the file opens (nothing is unsupported), the tensor is listed
+    // but its bytes are refused with a message naming both layouts and the option.
+    const RawGguf unsaid = file("");
+    auto f = File::open_memory(unsaid.bytes.data(), unsaid.size());
+    EXPECT_EQ(f->unsupported_count(), 0u);
+    EXPECT_FALSE(f->tensor(0).supported);
+    EXPECT_TRUE(f->tensor(0).i2_s_layout_unknown);
+    EXPECT_EQ(f->tensor(0).size, 160u);
+    const std::string msg = gguf_error([&] { f->tensor_data(0); }, SKN_E_FORMAT);
+    for (const char* want : {"\"w\"", "SKN_FORMAT_I2_S,", "SKN_FORMAT_I2_S_G64", "x86", "arm64", "skn.i2_s_layout",
+                             "SKN_I2_S_LAYOUT_X86", "SKN_I2_S_LAYOUT_ARM64"})
+        EXPECT_TRUE(contains(msg, want)) << want << " missing from: " << msg;
+
+    // Said by the option.
+    OpenOptions arm;
+    arm.i2_s_layout = I2sLayout::Arm64;
+    f = File::open_memory(unsaid.bytes.data(), unsaid.size(), arm);
+    EXPECT_TRUE(f->tensor(0).supported);
+    EXPECT_EQ(f->tensor(0).type.format->id, FormatId::I2_S_G64);
+    EXPECT_EQ(f->tensor(0).type.block_elems, 64);
+    EXPECT_EQ(f->tensor_data(0).size(), 160u);
+    OpenOptions x86;
+    x86.i2_s_layout = I2sLayout::X86;
+    f = File::open_memory(unsaid.bytes.data(), unsaid.size(), x86);
+    EXPECT_EQ(f->tensor(0).type.format->id, FormatId::I2_S);
+
+    // Said by the file.
+    const RawGguf says_arm = file("arm64");
+    f = File::open_memory(says_arm.bytes.data(), says_arm.size());
+    EXPECT_EQ(f->tensor(0).type.format->id, FormatId::I2_S_G64);
+    f = File::open_memory(says_arm.bytes.data(), says_arm.size(), arm);  // agreeing option
+    EXPECT_EQ(f->tensor(0).type.format->id, FormatId::I2_S_G64);
+    const RawGguf says_x86 = file("x86");
+    f = File::open_memory(says_x86.bytes.data(), says_x86.size());
+    EXPECT_EQ(f->tensor(0).type.format->id, FormatId::I2_S);
+    EXPECT_STREQ(f->tensor(0).type.name, "I2_S");
+
+    // A contradicting option, or a value that is neither layout, is refused at open.
+    std::string bad = gguf_error([&] { File::open_memory(says_x86.bytes.data(), says_x86.size(), arm); },
+                                 SKN_E_INVALID_ARGUMENT);
+    EXPECT_TRUE(contains(bad, "x86")) << bad;
+    const RawGguf says_other = file("arm");
+    bad = gguf_error([&] { File::open_memory(says_other.bytes.data(), says_other.size()); }, SKN_E_FORMAT);
+    EXPECT_TRUE(contains(bad, "\"arm\"")) << bad;
+
+    // skn's own id for the arm64 layout is no GGUF type.
+    RawGguf own_id;
+    own_id.header(3, 1, 0).tensor("w", {128, 4}, uint32_t(FormatId::I2_S_G64), 0).align(32).zeros(160);
+    gguf_error([&] { File::open_memory(own_id.bytes.data(), own_id.size()); }, SKN_E_UNSUPPORTED);
 }
 
 TEST(GgufReader, FilesPast4GiBWork) {

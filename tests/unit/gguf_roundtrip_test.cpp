@@ -149,9 +149,12 @@ struct Expected {
     std::vector<uint8_t> bytes;
 };
 
-std::vector<Expected> add_every_format(Writer& w) {
+// Every format, with I2_S in one of its two layouts (`i2_s`: a file records
+// one, as GGUF stores both as type 36).
+std::vector<Expected> add_every_format(Writer& w, FormatId i2_s) {
     std::vector<Expected> out;
     for (const FormatTraits& f : all_formats()) {
+        if ((f.id == FormatId::I2_S || f.id == FormatId::I2_S_G64) && f.id != i2_s) continue;
         for (int rank = 1; rank <= 4; ++rank) {
             const std::vector<int64_t> ne = shape_for(f, rank);
             int64_t rows = 1;
@@ -168,12 +171,12 @@ std::vector<Expected> add_every_format(Writer& w) {
     return out;
 }
 
-void round_trip(uint32_t alignment) {
+void round_trip(uint32_t alignment, FormatId i2_s = FormatId::I2_S) {
     Writer w;
     if (alignment != 0) w.set_alignment(alignment);
     add_all_scalars(w);
     add_all_arrays(w);
-    const std::vector<Expected> tensors = add_every_format(w);
+    const std::vector<Expected> tensors = add_every_format(w, i2_s);
     const std::vector<uint8_t> bytes = w.to_bytes();
     ASSERT_EQ(bytes.size(), w.file_size());
 
@@ -186,6 +189,9 @@ void round_trip(uint32_t alignment) {
     EXPECT_EQ(f->data_offset() % want_alignment, 0u);
     check_all_scalars(*f);
     check_all_arrays(*f);
+    const auto layout_key = f->find_key(kI2sLayoutKey);
+    ASSERT_TRUE(layout_key.has_value()) << "the writer records which I2_S layout the file holds";
+    EXPECT_EQ(f->string(int64_t(*layout_key)), i2_s == FormatId::I2_S ? kI2sLayoutX86 : kI2sLayoutArm64);
     EXPECT_EQ(f->unsupported_count(), 0u);
     ASSERT_EQ(f->tensors().size(), tensors.size());
     for (size_t i = 0; i < tensors.size(); ++i) {
@@ -196,6 +202,7 @@ void round_trip(uint32_t alignment) {
         EXPECT_EQ(f->find_tensor(e.name), i);
         ASSERT_NE(t.type.format, nullptr);
         EXPECT_EQ(t.type.format->id, e.format);
+        EXPECT_EQ(t.type.id, e.format == FormatId::I2_S_G64 ? kI2sTypeId : int32_t(e.format));
         EXPECT_TRUE(t.supported);
         ASSERT_EQ(t.rank, int(e.ne.size()));
         for (size_t d = 0; d < e.ne.size(); ++d) {
@@ -213,6 +220,25 @@ TEST(GgufRoundTrip, EveryFormatRankAndValueTypeDefaultAlignment) { round_trip(0)
 TEST(GgufRoundTrip, Alignment64) { round_trip(64); }
 TEST(GgufRoundTrip, Alignment8) { round_trip(8); }
 TEST(GgufRoundTrip, Alignment24NotAPowerOfTwo) { round_trip(24); }
+TEST(GgufRoundTrip, I2sInTheArm64Layout) { round_trip(0, FormatId::I2_S_G64); }
+
+TEST(GgufWriter, OneI2sLayoutPerFile) {
+    Writer w;
+    const int64_t ne[] = {128, 2};
+    std::vector<uint8_t> q(2 * 128 / 4 + 32, 0x55);
+    w.add_tensor("a", *find_format(FormatId::I2_S_G64), ne, q);
+    w.add_tensor("b", *find_format(FormatId::I2_S_G64), ne, q);  // the same layout again is fine
+    const std::string msg =
+        gguf_error([&] { w.add_tensor("c", *find_format(FormatId::I2_S), ne, q); }, SKN_E_INVALID_ARGUMENT);
+    EXPECT_TRUE(contains(msg, "\"c\" is I2_S")) << msg;
+    EXPECT_TRUE(contains(msg, "I2_S_G64")) << msg;
+    EXPECT_TRUE(contains(msg, "skn_i2_s_change_layout")) << msg;
+    gguf_error([&] { w.declare_tensor("d", *find_format(FormatId::I2_S), ne); }, SKN_E_INVALID_ARGUMENT);
+    const auto bytes = w.to_bytes();
+    const auto f = File::open_memory(bytes.data(), bytes.size());
+    ASSERT_EQ(f->tensors().size(), 2u);
+    EXPECT_EQ(f->tensor(1).type.format->id, FormatId::I2_S_G64);
+}
 
 TEST(GgufRoundTrip, WritesAFileThatReadsBack) {
     Writer w;

@@ -134,9 +134,10 @@ TEST(TensorCodec, QuantizeDecodeErrorIsReportedAndBounded) {
     for (float v : w) ss += double(v) * v;
     const double rms = std::sqrt(ss / double(w.size()));
     for (const auto& f : all_formats()) {
-        // I2_S is a sign quantizer for weights that are already ternary (one
-        // scale per tensor): on other input it is not meant to be close.
-        if (f.id == FormatId::I2_S) continue;
+        // I2_S (either layout) is a sign quantizer for weights that are
+        // already ternary (one scale per tensor): on other input it is not
+        // meant to be close.
+        if (f.id == FormatId::I2_S || f.id == FormatId::I2_S_G64) continue;
         std::vector<uint8_t> q(quantized_size(f, rows, cols));
         test::quantize_any(f, w.data(), rows, cols, q.data(), q.size());
         std::vector<float> d(w.size());
@@ -159,7 +160,7 @@ TEST(TensorCodec, TernaryFormatsAreExactOnTernaryInput) {
     const int64_t rows = 3, cols = 768;
     std::vector<float> w(size_t(rows * cols));
     for (size_t i = 0; i < w.size(); ++i) w[i] = float(int(i * 7 % 3) - 1) * 0.5f;
-    for (FormatId id : {FormatId::TQ1_0, FormatId::TQ2_0, FormatId::I2_S}) {
+    for (FormatId id : {FormatId::TQ1_0, FormatId::TQ2_0, FormatId::I2_S, FormatId::I2_S_G64}) {
         const FormatTraits& f = *find_format(id);
         std::vector<uint8_t> q(quantized_size(f, rows, cols));
         quantize_tensor(f, w.data(), rows, cols, q.data(), q.size());

@@ -350,7 +350,7 @@ static unsigned char* make_weight(skn_format f, int64_t out, int64_t in, size_t*
         s = s * 6364136223846793005ULL + 1442695040888963407ULL;
         w[i] = 0.02f * ((float)(s >> 40) / 16777216.0f - 0.5f) + 0.01f * sinf((float)i * 0.001f);
     }
-    if (f == SKN_FORMAT_I2_S)
+    if (f == SKN_FORMAT_I2_S || f == SKN_FORMAT_I2_S_G64)
         for (int64_t i = 0; i < kTile * in; ++i) w[i] = w[i] > 0.004f ? 1.0f : (w[i] < -0.004f ? -1.0f : 0.0f);
     skn_format_props p;
     memset(&p, 0, sizeof p);

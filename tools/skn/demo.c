@@ -34,7 +34,8 @@ static void make_sample(float* w) {
  * them. They are shown on the sample made ternary instead (s = the sample's
  * mean |w|, w -> s * sign(w) where |w| > s / 2, else 0), marked (t). */
 static int is_ternary(const char* name) {
-    return strcmp(name, "TQ1_0") == 0 || strcmp(name, "TQ2_0") == 0 || strcmp(name, "I2_S") == 0;
+    return strcmp(name, "TQ1_0") == 0 || strcmp(name, "TQ2_0") == 0 || strcmp(name, "I2_S") == 0 ||
+           strcmp(name, "I2_S_G64") == 0;
 }
 
 static void make_ternary(const float* w, float* t) {

@@ -59,6 +59,7 @@ int main(void) {
     printf("pub const C_SKN_FORMAT_NVFP4: i64 = %lld;\n", (long long)(SKN_FORMAT_NVFP4));
     printf("pub const C_SKN_FORMAT_Q1_0: i64 = %lld;\n", (long long)(SKN_FORMAT_Q1_0));
     printf("pub const C_SKN_FORMAT_Q2_0: i64 = %lld;\n", (long long)(SKN_FORMAT_Q2_0));
+    printf("pub const C_SKN_FORMAT_I2_S_G64: i64 = %lld;\n", (long long)(SKN_FORMAT_I2_S_G64));
     printf("pub const C_SIZEOF_skn_format_props: usize = %zu;\n", sizeof(skn_format_props));
     printf("pub const C_ALIGNOF_skn_format_props: usize = %zu;\n", _Alignof(skn_format_props));
     printf("pub const C_OFFSETOF_skn_format_props_struct_size: usize = %zu;\n", offsetof(skn_format_props, struct_size));
@@ -138,12 +139,16 @@ int main(void) {
     printf("pub const C_SKN_GGUF_TYPE_F64: i64 = %lld;\n", (long long)(SKN_GGUF_TYPE_F64));
     printf("pub const C_SKN_GGUF_OUT_IN: i64 = %lld;\n", (long long)(SKN_GGUF_OUT_IN));
     printf("pub const C_SKN_GGUF_AS_STORED: i64 = %lld;\n", (long long)(SKN_GGUF_AS_STORED));
+    printf("pub const C_SKN_I2_S_LAYOUT_FROM_FILE: i64 = %lld;\n", (long long)(SKN_I2_S_LAYOUT_FROM_FILE));
+    printf("pub const C_SKN_I2_S_LAYOUT_X86: i64 = %lld;\n", (long long)(SKN_I2_S_LAYOUT_X86));
+    printf("pub const C_SKN_I2_S_LAYOUT_ARM64: i64 = %lld;\n", (long long)(SKN_I2_S_LAYOUT_ARM64));
     printf("pub const C_SIZEOF_skn_gguf_options: usize = %zu;\n", sizeof(skn_gguf_options));
     printf("pub const C_ALIGNOF_skn_gguf_options: usize = %zu;\n", _Alignof(skn_gguf_options));
     printf("pub const C_OFFSETOF_skn_gguf_options_struct_size: usize = %zu;\n", offsetof(skn_gguf_options, struct_size));
     printf("pub const C_OFFSETOF_skn_gguf_options_orientation: usize = %zu;\n", offsetof(skn_gguf_options, orientation));
     printf("pub const C_OFFSETOF_skn_gguf_options_allow_unsupported: usize = %zu;\n", offsetof(skn_gguf_options, allow_unsupported));
     printf("pub const C_OFFSETOF_skn_gguf_options_read_into_memory: usize = %zu;\n", offsetof(skn_gguf_options, read_into_memory));
+    printf("pub const C_OFFSETOF_skn_gguf_options_i2_s_layout: usize = %zu;\n", offsetof(skn_gguf_options, i2_s_layout));
     printf("pub const C_SIZEOF_skn_gguf_tensor_props: usize = %zu;\n", sizeof(skn_gguf_tensor_props));
     printf("pub const C_ALIGNOF_skn_gguf_tensor_props: usize = %zu;\n", _Alignof(skn_gguf_tensor_props));
     printf("pub const C_OFFSETOF_skn_gguf_tensor_props_struct_size: usize = %zu;\n", offsetof(skn_gguf_tensor_props, struct_size));

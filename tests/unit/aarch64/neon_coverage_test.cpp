@@ -33,7 +33,7 @@ constexpr FormatId kNeonFastFormats[] = {FormatId::Q4_0, FormatId::Q8_0, FormatI
                                          FormatId::IQ2_XXS, FormatId::IQ3_XXS, FormatId::IQ2_XS,
                                          FormatId::IQ2_S, FormatId::IQ3_S, FormatId::IQ1_S, FormatId::IQ1_M,
                                          FormatId::TQ1_0, FormatId::TQ2_0, FormatId::I2_S,
-                                         FormatId::Q1_0, FormatId::Q2_0};
+                                         FormatId::Q1_0, FormatId::Q2_0, FormatId::I2_S_G64};
 
 bool listed(FormatId f) {
     return std::find(std::begin(kNeonFastFormats), std::end(kNeonFastFormats), f) != std::end(kNeonFastFormats);

@@ -122,7 +122,7 @@ TEST(ExactDecode, BitIdenticalOnQuantizedBlocksReadWithAStride) {
             const int64_t be = f.block_elems;
             std::vector<float> w(size_t(4 * be));
             sample_weight(w.data(), 4, be, uint64_t(id));
-            if (f.id == FormatId::I2_S)
+            if (f.tensor_trailer_bytes > 0)  // I2_S, either layout: ternary weights
                 for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
             std::vector<uint8_t> bytes(quantized_size(f, 4, be));
             test::quantize_any(f, w.data(), 4, be, bytes.data(), bytes.size());
@@ -309,7 +309,7 @@ struct Weight {
     Weight(const FormatTraits& fmt, int64_t o, int64_t bpr, uint64_t seed) : f(&fmt), out(o), in(bpr * fmt.block_elems) {
         std::vector<float> w(size_t(out * in));
         sample_weight(w.data(), out, in, seed);
-        if (fmt.id == FormatId::I2_S)
+        if (fmt.tensor_trailer_bytes > 0)  // I2_S, either layout: ternary weights
             for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
         rm.resize(quantized_size(fmt, out, in));
         test::quantize_any(fmt, w.data(), out, in, rm.data(), rm.size());

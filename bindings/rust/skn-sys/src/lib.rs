@@ -67,6 +67,7 @@ pub const SKN_FORMAT_MXFP4: skn_format = 39;
 pub const SKN_FORMAT_NVFP4: skn_format = 40;
 pub const SKN_FORMAT_Q1_0: skn_format = 41;
 pub const SKN_FORMAT_Q2_0: skn_format = 42;
+pub const SKN_FORMAT_I2_S_G64: skn_format = 1036;
 
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -196,6 +197,11 @@ pub type skn_gguf_orientation = c_int;
 pub const SKN_GGUF_OUT_IN: skn_gguf_orientation = 0;
 pub const SKN_GGUF_AS_STORED: skn_gguf_orientation = 1;
 
+pub type skn_i2_s_layout = c_int;
+pub const SKN_I2_S_LAYOUT_FROM_FILE: skn_i2_s_layout = 0;
+pub const SKN_I2_S_LAYOUT_X86: skn_i2_s_layout = 1;
+pub const SKN_I2_S_LAYOUT_ARM64: skn_i2_s_layout = 2;
+
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct skn_gguf_options {
@@ -203,6 +209,7 @@ pub struct skn_gguf_options {
     pub orientation: skn_gguf_orientation,
     pub allow_unsupported: i32,
     pub read_into_memory: i32,
+    pub i2_s_layout: i32,
 }
 
 #[repr(C)]
@@ -354,6 +361,7 @@ extern "C" {
     pub fn skn_view_prepack(view: *const skn_view, order: skn_block_order, scope: *mut skn_scope, trace: skn_trace_fn, user: *mut c_void, out: *mut *mut skn_view) -> skn_status;
     pub fn skn_packed_to_kernel_order(format: skn_format, src: *const c_void, src_size: usize, dst: *mut c_void, dst_size: usize, rows: i64, blocks_per_row: i64) -> skn_status;
     pub fn skn_packed_to_canonical_order(format: skn_format, src: *const c_void, src_size: usize, dst: *mut c_void, dst_size: usize, rows: i64, blocks_per_row: i64) -> skn_status;
+    pub fn skn_i2_s_change_layout(from: skn_format, to: skn_format, src: *const c_void, src_size: usize, dst: *mut c_void, dst_size: usize, elements: i64) -> skn_status;
     pub fn skn_require_out_in(rows: i64, r#in: i64, format: skn_format) -> skn_status;
     pub fn skn_fixture_bytes(format: skn_format, kernel_order: c_int, rows: i64, blocks_per_row: i64, buf: *mut c_void, cap: usize, needed: *mut usize) -> skn_status;
     pub fn skn_fixture_disagreement(bytes: *const c_void, n: usize, format: skn_format, kernel_order: c_int, rows: i64, blocks_per_row: i64) -> *const c_char;
@@ -503,6 +511,7 @@ mod layout {
         assert_eq!(SKN_FORMAT_NVFP4 as i64, C_SKN_FORMAT_NVFP4, "SKN_FORMAT_NVFP4");
         assert_eq!(SKN_FORMAT_Q1_0 as i64, C_SKN_FORMAT_Q1_0, "SKN_FORMAT_Q1_0");
         assert_eq!(SKN_FORMAT_Q2_0 as i64, C_SKN_FORMAT_Q2_0, "SKN_FORMAT_Q2_0");
+        assert_eq!(SKN_FORMAT_I2_S_G64 as i64, C_SKN_FORMAT_I2_S_G64, "SKN_FORMAT_I2_S_G64");
         assert_eq!(SKN_ISA_SCALAR as i64, C_SKN_ISA_SCALAR, "SKN_ISA_SCALAR");
         assert_eq!(SKN_ISA_AVX2 as i64, C_SKN_ISA_AVX2, "SKN_ISA_AVX2");
         assert_eq!(SKN_ISA_AVX_VNNI as i64, C_SKN_ISA_AVX_VNNI, "SKN_ISA_AVX_VNNI");
@@ -543,6 +552,9 @@ mod layout {
         assert_eq!(SKN_GGUF_TYPE_F64 as i64, C_SKN_GGUF_TYPE_F64, "SKN_GGUF_TYPE_F64");
         assert_eq!(SKN_GGUF_OUT_IN as i64, C_SKN_GGUF_OUT_IN, "SKN_GGUF_OUT_IN");
         assert_eq!(SKN_GGUF_AS_STORED as i64, C_SKN_GGUF_AS_STORED, "SKN_GGUF_AS_STORED");
+        assert_eq!(SKN_I2_S_LAYOUT_FROM_FILE as i64, C_SKN_I2_S_LAYOUT_FROM_FILE, "SKN_I2_S_LAYOUT_FROM_FILE");
+        assert_eq!(SKN_I2_S_LAYOUT_X86 as i64, C_SKN_I2_S_LAYOUT_X86, "SKN_I2_S_LAYOUT_X86");
+        assert_eq!(SKN_I2_S_LAYOUT_ARM64 as i64, C_SKN_I2_S_LAYOUT_ARM64, "SKN_I2_S_LAYOUT_ARM64");
         assert_eq!(SKN_IMATRIX_GGUF as i64, C_SKN_IMATRIX_GGUF, "SKN_IMATRIX_GGUF");
         assert_eq!(SKN_IMATRIX_LEGACY as i64, C_SKN_IMATRIX_LEGACY, "SKN_IMATRIX_LEGACY");
         assert_eq!(SKN_PRECISION_FAST as i64, C_SKN_PRECISION_FAST, "SKN_PRECISION_FAST");
@@ -628,6 +640,7 @@ mod layout {
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).orientation) } as usize - base, C_OFFSETOF_skn_gguf_options_orientation, "orientation");
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).allow_unsupported) } as usize - base, C_OFFSETOF_skn_gguf_options_allow_unsupported, "allow_unsupported");
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).read_into_memory) } as usize - base, C_OFFSETOF_skn_gguf_options_read_into_memory, "read_into_memory");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).i2_s_layout) } as usize - base, C_OFFSETOF_skn_gguf_options_i2_s_layout, "i2_s_layout");
     }
 
     #[test]

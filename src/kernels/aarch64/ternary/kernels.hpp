@@ -50,4 +50,9 @@ void tern_i2_s_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void tern_q1_0_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void tern_q2_0_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 
+// I2_S_G64 (bitnet.cpp's arm64 I2_S layout; ternary/i2s_g64_body.inc): I2_S's
+// contract, so the same y as I2_S of the same weights. Q8_0 activations.
+void tern_i2_s_g64_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
+void tern_i2_s_g64_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
+
 }  // namespace skn_core::kernels::aarch64

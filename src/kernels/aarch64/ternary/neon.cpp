@@ -42,4 +42,8 @@ SKN_TERN_DEFINE(tern_i2_s_q8_0_neon, I2s)
 SKN_LOW_BIT_DEFINE(tern_q1_0_q8_0_neon, Q1)
 SKN_LOW_BIT_DEFINE(tern_q2_0_q8_0_neon, Q2)
 
+// I2_S_G64 (its own body: ternary/i2s_g64_body.inc).
+#include "kernels/aarch64/ternary/i2s_g64_body.inc"
+SKN_TERN_DEFINE_I2S_G64(tern_i2_s_g64_q8_0_neon)
+
 }  // namespace skn_core::kernels::aarch64

@@ -30,6 +30,11 @@ void register_aarch64_ternary_kernels(Registry& r) {
                                 packed_entry<ka::tern_q1_0_q8_0_neon>);
     ka::add_blocked_both_orders(r, FormatId::Q2_0, FormatId::Q8_0, SKN_ISA_NEON,
                                 packed_entry<ka::tern_q2_0_q8_0_neon>);
+    // I2_S_G64: the arm64 I2_S layout.
+    ka::add_blocked_both_orders(r, FormatId::I2_S_G64, FormatId::Q8_0, SKN_ISA_NEON_DOTPROD,
+                                packed_entry<ka::tern_i2_s_g64_q8_0_neondotprod>);
+    ka::add_blocked_both_orders(r, FormatId::I2_S_G64, FormatId::Q8_0, SKN_ISA_NEON,
+                                packed_entry<ka::tern_i2_s_g64_q8_0_neon>);
 }
 
 }  // namespace skn_core

@@ -44,7 +44,7 @@ constexpr FormatId kExactFormats[] = {
     FormatId::Q2_K,  FormatId::Q3_K,  FormatId::Q4_K,   FormatId::Q5_K,   FormatId::Q6_K,  FormatId::Q8_K,
     FormatId::IQ4_NL, FormatId::IQ4_XS, FormatId::TQ1_0, FormatId::TQ2_0, FormatId::I2_S, FormatId::MXFP4,
     FormatId::NVFP4, FormatId::Q1_0,  FormatId::Q2_0,   FormatId::IQ2_XXS, FormatId::IQ2_XS, FormatId::IQ2_S,
-    FormatId::IQ3_XXS, FormatId::IQ3_S, FormatId::IQ1_S, FormatId::IQ1_M};
+    FormatId::IQ3_XXS, FormatId::IQ3_S, FormatId::IQ1_S, FormatId::IQ1_M, FormatId::I2_S_G64};
 
 // From this many activation rows on, the batched path (output rows in the
 // lanes) runs; below it the small-n path (input elements in the lanes).
