@@ -699,7 +699,7 @@ typedef struct skn_gguf_options {
     /* An skn_i2_s_layout: the layout of type-36 tensors in a file without
      * the "skn.i2_s_layout" key (default SKN_I2_S_LAYOUT_FROM_FILE). A file
      * whose key says otherwise is refused with SKN_E_INVALID_ARGUMENT. Added
-     * in 1.1.0 (unreleased); a struct_size that ends before this field means
+     * in 1.0.0; a struct_size that ends before this field means
      * SKN_I2_S_LAYOUT_FROM_FILE. */
     int32_t i2_s_layout;
 } skn_gguf_options;
