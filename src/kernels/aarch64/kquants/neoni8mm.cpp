@@ -31,6 +31,7 @@
 #include <utility>
 
 #include "formats/facts.hpp"
+#include "kernels/aarch64/common/activation_pairs.hpp"
 #include "kernels/aarch64/kquants/kernels.hpp"
 
 namespace skn_core::kernels::aarch64 {
@@ -186,7 +187,7 @@ SKN_KQ_INLINE int32x4_t mins_dot(const int16x8_t (&mt)[4], const uint8_t* bsums)
 // One tile over super-blocks k0 .. k0 + nb - 1 of output rows o .. o + R - 1
 // and activation rows i0 .. i0 + 2P - 1.
 template <class F, int P>
-void pair_tile(const PackedArgs& a, int64_t o, int R, int64_t i0, int64_t k0, int64_t nb, const PairChunk& ch) {
+[[gnu::noinline]] void pair_tile(const PackedArgs& a, int64_t o, int R, int64_t i0, int64_t k0, int64_t nb, const PairChunk& ch) {
     constexpr int C = 2 * P;
     const bool first = k0 == 0, last = k0 + nb == a.bpr;
     float32x4_t acc[C];
@@ -247,30 +248,16 @@ void pair_tile(const PackedArgs& a, int64_t o, int R, int64_t i0, int64_t k0, in
 // kSingle: the format's neondotprod kernel, for an odd last activation row.
 template <class F, KqFn kSingle>
 void run_pairs(const PackedArgs& a, int64_t o0, int64_t o1) {
-    const int64_t paired = a.n & ~int64_t(1);
     PairChunk ch;
-    for (int64_t i0 = 0; i0 < paired;) {
-        const int P = paired - i0 >= 2 * kPairs ? kPairs : int((paired - i0) / 2);
-        for (int64_t k0 = 0; k0 < a.bpr; k0 += kSbChunk) {
-            const int64_t nb = a.bpr - k0 < kSbChunk ? a.bpr - k0 : kSbChunk;
-            interleave(a, i0, P, k0, nb, ch);
-            for (int64_t o = o0; o < o1; o += kRows) {
-                const int R = o1 - o < kRows ? int(o1 - o) : kRows;
-                if (P == 2)
-                    pair_tile<F, 2>(a, o, R, i0, k0, nb, ch);
-                else
-                    pair_tile<F, 1>(a, o, R, i0, k0, nb, ch);
-            }
-        }
-        i0 += 2 * P;
-    }
-    if (paired < a.n) {
-        PackedArgs one = a;
-        one.n = 1;
-        one.xq = a.xq + size_t(paired) * a.xq_stride;
-        one.y = a.y + paired * a.y_stride;
-        kSingle(one, o0, o1);
-    }
+    run_activation_pairs<kRows, kPairs, kSbChunk>(
+        a, o0, o1, [&](int64_t i0, int P, int64_t k0, int64_t nb) { interleave(a, i0, P, k0, nb, ch); },
+        [&](int P, int64_t o, int R, int64_t i0, int64_t k0, int64_t nb) {
+            if (P == 2)
+                pair_tile<F, 2>(a, o, R, i0, k0, nb, ch);
+            else
+                pair_tile<F, 1>(a, o, R, i0, k0, nb, ch);
+        },
+        kSingle);
 }
 
 }  // namespace

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// The n >= 2 driver of the neoni8mm (SMMLA) kernels, q32/neoni8mm.cpp and
+// kquants/neoni8mm.cpp: SMMLA multiplies two weight rows by two activation
+// rows, so the activation rows go in pairs, up to kPairs pairs per tile.
+// Each chunk of input blocks is interleaved once for every output tile; an
+// odd last row runs the family's neondotprod kernel (`single`), whose bits
+// are the contract's too. Plain C++ over PackedArgs: included by tier sources.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/aarch64/common/packed_args.hpp"
+
+namespace skn_core::kernels::aarch64 {
+
+// interleave(i0, P, k0, nb): pairs i0 / 2 .. i0 / 2 + P - 1 of blocks
+// k0 .. k0 + nb - 1 into the tile's operand order; tile(P, o, R, i0, k0, nb):
+// output rows o .. o + R - 1 (R <= kRows) against those P pairs.
+template <int kRows, int kPairs, int64_t kChunk, class Interleave, class Tile>
+inline void run_activation_pairs(const PackedArgs& a, int64_t o0, int64_t o1, Interleave&& interleave, Tile&& tile,
+                                 void (*single)(const PackedArgs& a, int64_t o0, int64_t o1)) {
+    const int64_t paired = a.n & ~int64_t(1);
+    for (int64_t i0 = 0; i0 < paired;) {
+        const int P = paired - i0 >= 2 * kPairs ? kPairs : int((paired - i0) / 2);
+        for (int64_t k0 = 0; k0 < a.bpr; k0 += kChunk) {
+            const int64_t nb = a.bpr - k0 < kChunk ? a.bpr - k0 : kChunk;
+            interleave(i0, P, k0, nb);
+            for (int64_t o = o0; o < o1; o += kRows) tile(P, o, o1 - o < kRows ? int(o1 - o) : kRows, i0, k0, nb);
+        }
+        i0 += 2 * P;
+    }
+    if (paired < a.n) {
+        PackedArgs one = a;
+        one.n = 1;
+        one.xq = a.xq + size_t(paired) * a.xq_stride;
+        one.y = a.y + paired * a.y_stride;
+        single(one, o0, o1);
+    }
+}
+
+}  // namespace skn_core::kernels::aarch64
