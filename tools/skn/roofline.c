@@ -270,6 +270,9 @@ double roofline_int8_gops(int threads, int reps, const char** how) {
         *how = "vpmaddubsw+vpmaddwd ymm";
         return peak(threads, reps, avx2_int8_work, (double)(kPeakIters / 6 * 6) * 32 * 2);
     }
+#else
+    (void)threads;
+    (void)reps;
 #endif
     *how = "none";
     return 0.0;
@@ -282,6 +285,9 @@ double roofline_bf16_gflops(int threads, int reps, const char** how) {
         *how = "vdpbf16ps zmm";
         return peak(threads, reps, bf16_512_work, (double)kPeakIters * 32 * 2);
     }
+#else
+    (void)threads;
+    (void)reps;
 #endif
     *how = "none";
     return 0.0;
@@ -298,6 +304,9 @@ double roofline_f32_gflops(int threads, int reps, const char** how) {
         *how = "vfmadd ymm";
         return peak(threads, reps, fma256_work, (double)kPeakIters * 8 * 2);
     }
+#else
+    (void)threads;
+    (void)reps;
 #endif
     *how = "none";
     return 0.0;
