@@ -42,6 +42,8 @@ const (
 	FormatNVFP4   Format = C.SKN_FORMAT_NVFP4
 	FormatQ1_0    Format = C.SKN_FORMAT_Q1_0
 	FormatQ2_0    Format = C.SKN_FORMAT_Q2_0
+	// I2_S in bitnet.cpp's arm64 layout (skn-only id; GGUF stores it as type 36).
+	FormatI2_S_G64 Format = C.SKN_FORMAT_I2_S_G64
 )
 
 // FormatProps is what skn knows about a format (skn_format_props).

@@ -46,6 +46,8 @@ impl Format {
     pub const NVFP4: Format = Format(sys::SKN_FORMAT_NVFP4);
     pub const Q1_0: Format = Format(sys::SKN_FORMAT_Q1_0);
     pub const Q2_0: Format = Format(sys::SKN_FORMAT_Q2_0);
+    /// I2_S in bitnet.cpp's arm64 layout (skn-only id; GGUF stores it as type 36).
+    pub const I2_S_G64: Format = Format(sys::SKN_FORMAT_I2_S_G64);
 }
 
 /// What skn knows about a format (`skn_format_props`).
