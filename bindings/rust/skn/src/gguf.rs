@@ -21,6 +21,21 @@ pub enum Orientation {
     AsStored,
 }
 
+/// The layout of GGUF type 36 (BitNet I2_S) in a file without the
+/// `skn.i2_s_layout` key (`skn_i2_s_layout`): bitnet.cpp's x86 and arm64
+/// builds write the same type id and byte count in different layouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum I2sLayout {
+    /// The file's key decides; without it type-36 tensors are listed but
+    /// their data and views are refused.
+    #[default]
+    FromFile,
+    /// An x86 build of bitnet.cpp wrote it (`Format::I2_S`).
+    X86,
+    /// An arm64 build wrote it (`Format::I2_S_G64`).
+    Arm64,
+}
+
 /// Options for opening a GGUF file.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GgufOptions {
@@ -32,6 +47,8 @@ pub struct GgufOptions {
     /// Read the file into memory instead of mapping it, so that the file may
     /// change or vanish while the reader is open.
     pub read_into_memory: bool,
+    /// Type 36's layout where the file does not say it.
+    pub i2_s_layout: I2sLayout,
 }
 
 impl GgufOptions {
@@ -44,6 +61,11 @@ impl GgufOptions {
             },
             allow_unsupported: self.allow_unsupported as i32,
             read_into_memory: self.read_into_memory as i32,
+            i2_s_layout: match self.i2_s_layout {
+                I2sLayout::FromFile => sys::SKN_I2_S_LAYOUT_FROM_FILE,
+                I2sLayout::X86 => sys::SKN_I2_S_LAYOUT_X86,
+                I2sLayout::Arm64 => sys::SKN_I2_S_LAYOUT_ARM64,
+            },
         }
     }
 }

@@ -72,7 +72,7 @@ pub use fixture::{
     fixture_bytes, fixture_disagreement, golden_bytes, golden_floats, golden_shape, GoldenPart, GoldenShape,
 };
 pub use format::{cpu, version, Format, FormatInfo};
-pub use gguf::{gguf_type_name, Gguf, GgufOptions, GgufType, Orientation, TensorInfo};
+pub use gguf::{gguf_type_name, Gguf, GgufOptions, GgufType, I2sLayout, Orientation, TensorInfo};
 pub use gguf_writer::{GgufStream, GgufWriter};
 pub use imatrix::{Imatrix, ImatrixEntry};
 pub use log::{set_log_callback, LogLevel};
