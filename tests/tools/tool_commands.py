@@ -4,7 +4,8 @@
 writer made (tests/tools/make_tool_fixtures.c): every check reads the output,
 not only the exit status.
     tool_commands.py SKN MAKE_FIXTURES WORKDIR SKN_H SECTION
-SECTION: verify | dump | inspect_json | doctor | quantize | quantize_presets | imatrix | quantize_imatrix."""
+SECTION: verify | dump | inspect_json | doctor | quantize | quantize_presets | imatrix | quantize_imatrix |
+         i2s_layout."""
 import hashlib
 import json
 import math
@@ -683,11 +684,56 @@ def test_quantize_imatrix(good, bad):
     check(run("quantize", src, plain, "q4_k", "--imatrix").returncode == 2, "--imatrix without FILE must exit 2")
 
 
+def test_i2s_layout(good, bad):
+    # A file without the "skn.i2_s_layout" key (the writer always adds it: the
+    # key is renamed in place, so every offset stays): its I2_S tensor cannot
+    # be decoded until --i2s-layout says which bitnet.cpp build wrote it.
+    data = open(good, "rb").read()
+    check(data.count(b"skn.i2_s_layout") == 1, "good.gguf should hold the skn.i2_s_layout key once")
+    keyless = os.path.join(WORK, "keyless.gguf")
+    with open(keyless, "wb") as f:
+        f.write(data.replace(b"skn.i2_s_layout", b"xyz.i2_s_layout"))
+    advice = "pass --i2s-layout x86 if an x86 build of bitnet.cpp wrote it, --i2s-layout arm64 if an arm64 build did"
+
+    out = text(run("verify", keyless, expect=0))
+    check(re.search(r"^  skip ternary\.weight .*no \"skn\.i2_s_layout\" key", out, re.M) and advice in out,
+          f"verify of a keyless I2_S file: no skip line with the advice:\n{out}")
+    out = text(run("verify", "--i2s-layout", "x86", keyless, expect=0))
+    check(re.search(r"^  ok   ternary\.weight ", out, re.M), f"verify --i2s-layout x86: ternary.weight not ok:\n{out}")
+
+    p = run("dump", keyless, "ternary.weight", expect=1)
+    check(advice in p.stderr.decode(), f"dump of a keyless I2_S tensor: {p.stderr.decode()}")
+    # The two layouts place element j of a 64-value group in different bytes:
+    # columns 16..21 differ, and x86 gives what the file with its key gives.
+    def row0(*args):
+        p = run("dump", *args, "ternary.weight", "--csv", "--rows", "0", "--cols", "16:22", expect=0)
+        return [float(v) for v in text(p).splitlines()[1].split(",")[1:]]
+    want = [((i * 5) % 3 - 1) * 0.75 for i in range(16, 22)]
+    check(row0(good) == want, f"dump good.gguf ternary.weight: {row0(good)}, expected {want}")
+    check(row0("--i2s-layout", "x86", keyless) == want, "dump --i2s-layout x86 of the keyless file differs from the file with its key")
+    arm = row0("--i2s-layout", "arm64", keyless)
+    check(arm != want and len(arm) == 6, f"dump --i2s-layout arm64 should decode the other layout: {arm}")
+
+    out = text(run("inspect", keyless, expect=0))
+    check("I2_S(36)*" in out and advice in out, f"inspect of a keyless I2_S file: no marker or advice:\n{out}")
+    doc = json.loads(run("inspect", "--json", "--i2s-layout", "x86", keyless, expect=0).stdout)
+    check([t["supported"] for t in doc["tensors"] if t["name"] == "ternary.weight"] == [True],
+          f"inspect --i2s-layout x86: ternary.weight not supported: {doc['tensors']}")
+
+    # An option the file's key contradicts is refused at open; a bad value is a usage error.
+    p = run("verify", "--i2s-layout", "arm64", good, expect=1)
+    check("says its I2_S tensors are in the x86 layout" in p.stderr.decode() + p.stdout.decode(),
+          f"verify --i2s-layout arm64 of an x86 file: {p.stderr.decode()}")
+    for cmd in (["verify"], ["dump"], ["inspect"], ["quantize"]):
+        p = run(*cmd, "--i2s-layout", "sparc", good, expect=2)
+        check("--i2s-layout needs x86 or arm64" in p.stderr.decode(), f"{cmd[0]} --i2s-layout sparc: {p.stderr.decode()}")
+
+
 def main():
     good, bad = fixtures()
     {"verify": test_verify, "dump": test_dump, "inspect_json": test_inspect_json, "doctor": test_doctor,
      "quantize": test_quantize, "quantize_presets": test_quantize_presets,
-     "imatrix": test_imatrix, "quantize_imatrix": test_quantize_imatrix}[SECTION](
+     "imatrix": test_imatrix, "quantize_imatrix": test_quantize_imatrix, "i2s_layout": test_i2s_layout}[SECTION](
         good, bad)
     if failures:
         sys.exit("FAIL:\n" + "\n".join(failures))

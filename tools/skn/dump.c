@@ -279,6 +279,9 @@ int skn_cmd_dump(int argc, char** argv) {
                 return usage_error("--bins needs a count from 1 to 1000%s", "");
             bins = (int)b;
             ++i;
+        } else if (strcmp(a, "--i2s-layout") == 0) {
+            if (i + 1 >= argc || !skn_tool_set_i2s_layout(argv[++i]))
+                return usage_error("--i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the file's I2_S tensors)%s", "");
         } else if (strcmp(a, "--csv") == 0) {
             kind = OUT_CSV;
         } else if (strcmp(a, "--raw") == 0) {
@@ -324,8 +327,8 @@ int skn_cmd_dump(int argc, char** argv) {
         goto done;
     }
     if (!t.supported) {
-        fprintf(stderr, "skn dump: tensor \"%s\" is %s (type %d), a type libskn does not decode\n", name, t.type_name,
-                (int)t.type_id);
+        fprintf(stderr, "skn dump: tensor \"%s\" is %s (type %d), %s\n", name, t.type_name, (int)t.type_id,
+                skn_tool_unsupported_reason(&t));
         goto done;
     }
     int64_t r0, r1, c0, c1;

@@ -185,7 +185,7 @@ static int inspect(const skn_gguf* g, const char* label) {
     printf("  %-28s %-10s %-22s %-22s %12s %7s\n", "name", "format", "shape AS_STORED", "shape OUT_IN", "bytes",
            "bits/w");
     uint64_t total = 0;
-    int long_names = 0;
+    int long_names = 0, i2s_unknown = 0;
     for (int64_t i = 0; i < nt; ++i) {
         skn_gguf_tensor_props t;
         memset(&t, 0, sizeof t);
@@ -204,6 +204,7 @@ static int inspect(const skn_gguf* g, const char* label) {
         /* Types skn does not implement carry their numeric id too: an
          * "unknown" name alone does not say which type the file holds. */
         char type_text[48];
+        if (!t.supported && t.type_id == 36) ++i2s_unknown;
         if (t.supported)
             snprintf(type_text, sizeof type_text, "%s", t.type_name);
         else
@@ -217,6 +218,8 @@ static int inspect(const skn_gguf* g, const char* label) {
     printf("  %-28s %-10s %-22s %-22s %12" PRIu64 "\n", "total", "", "", "", total);
     if (skn_gguf_unsupported_count(g) > 0)
         printf("  (* a type skn does not implement, with its GGUF type id: listed, not decodable)\n");
+    if (i2s_unknown > 0)
+        printf("  (type 36 is I2_S, and %s)\n", skn_tool_i2s_layout_advice());
     if (long_names > 0)
         printf("  (! a name longer than %d bytes: ggml keeps tensor names in a 64-byte buffer, so llama.cpp cannot "
                "load this file; %d such tensor(s))\n",
@@ -421,6 +424,13 @@ int skn_cmd_inspect(int argc, char** argv) {
         if (skn_is_help_flag(argv[i])) {
             fputs(skn_help_skn_inspect, stdout);
             return 0;
+        } else if (strcmp(argv[i], "--i2s-layout") == 0) {
+            if (i + 1 >= argc || !skn_tool_set_i2s_layout(argv[++i])) {
+                fputs("skn inspect: --i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the file's I2_S "
+                      "tensors)\n\n", stderr);
+                fputs(skn_help_skn_inspect, stderr);
+                return 2;
+            }
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != 0) {
@@ -438,10 +448,7 @@ int skn_cmd_inspect(int argc, char** argv) {
     setlocale(LC_CTYPE, "");
     g_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     skn_gguf_options opts;
-    memset(&opts, 0, sizeof opts);
-    opts.struct_size = sizeof opts;
-    opts.orientation = SKN_GGUF_OUT_IN;
-    opts.allow_unsupported = 1; /* list every tensor, marking those skn cannot decode */
+    skn_tool_gguf_options(&opts); /* lists every tensor, marking those skn cannot decode */
     skn_gguf* g = NULL;
     unsigned char* sample = NULL;
     size_t sample_size = 0;

@@ -241,6 +241,11 @@ static int parse_args(int argc, char** argv, skn_quant_options* o, int* exit_sta
             fputs(skn_help_skn_quantize, stdout);
             *exit_status = 0;
             return -1;
+        } else if (strcmp(a, "--i2s-layout") == 0) {
+            if (i + 1 >= argc || !skn_tool_set_i2s_layout(argv[++i])) {
+                *exit_status = usage_error("--i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the file's I2_S tensors)%s", "");
+                return -1;
+            }
         } else if (strcmp(a, "--dry-run") == 0) {
             o->dry_run = 1;
         } else if (strcmp(a, "--allow-requantize") == 0) {

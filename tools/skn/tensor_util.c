@@ -97,11 +97,38 @@ skn_status skn_tensor_decode_rows(const skn_gguf* g, int64_t index, const skn_gg
     return st;
 }
 
+static int32_t g_i2s_layout = SKN_I2_S_LAYOUT_FROM_FILE;
+
+int skn_tool_set_i2s_layout(const char* value) {
+    if (strcmp(value, "x86") == 0) g_i2s_layout = SKN_I2_S_LAYOUT_X86;
+    else if (strcmp(value, "arm64") == 0) g_i2s_layout = SKN_I2_S_LAYOUT_ARM64;
+    else return 0;
+    return 1;
+}
+
+void skn_tool_gguf_options(skn_gguf_options* opts) {
+    memset(opts, 0, sizeof *opts);
+    opts->struct_size = sizeof *opts;
+    opts->orientation = SKN_GGUF_OUT_IN;
+    opts->allow_unsupported = 1;
+    opts->i2_s_layout = g_i2s_layout;
+}
+
 skn_status skn_tool_open(const char* path, skn_gguf** out) {
     skn_gguf_options opts;
-    memset(&opts, 0, sizeof opts);
-    opts.struct_size = sizeof opts;
-    opts.orientation = SKN_GGUF_OUT_IN;
-    opts.allow_unsupported = 1;
+    skn_tool_gguf_options(&opts);
     return skn_gguf_open(path, &opts, out);
+}
+
+/* GGUF type 36 is I2_S in two byte layouts (bitnet.cpp's x86 and arm64
+ * builds); the reader lists it unsupported only when neither the file nor
+ * --i2s-layout says which. */
+#define I2S_LAYOUT_ADVICE                                                                                    \
+    "the file does not say its layout (no \"skn.i2_s_layout\" key): pass --i2s-layout x86 if an x86 build of " \
+    "bitnet.cpp wrote it, --i2s-layout arm64 if an arm64 build did"
+
+const char* skn_tool_i2s_layout_advice(void) { return I2S_LAYOUT_ADVICE; }
+
+const char* skn_tool_unsupported_reason(const skn_gguf_tensor_props* t) {
+    return t->type_id == 36 ? "an I2_S tensor, and " I2S_LAYOUT_ADVICE : "a type skn does not decode";
 }

@@ -34,8 +34,26 @@ int64_t skn_tensor_rows(const skn_gguf_tensor_props* t);
 skn_status skn_tensor_decode_rows(const skn_gguf* g, int64_t index, const skn_gguf_tensor_props* t, int64_t row0,
                                   int64_t nrows, float* dst);
 
-/* Open FILE for the tools: OUT_IN labels, tensors of types skn does not
- * implement listed (allow_unsupported). */
+/* The tools' --i2s-layout option: "x86" or "arm64" says how a file without
+ * the "skn.i2_s_layout" key holds its I2_S (type 36) tensors, for every
+ * file opened afterwards. Returns 0 (and changes nothing) for any other
+ * value. */
+int skn_tool_set_i2s_layout(const char* value);
+
+/* The options the tools open GGUF files with: OUT_IN labels, tensors of
+ * types skn does not implement listed (allow_unsupported), and the
+ * --i2s-layout given. */
+void skn_tool_gguf_options(skn_gguf_options* opts);
+
+/* Open FILE with skn_tool_gguf_options. */
 skn_status skn_tool_open(const char* path, skn_gguf** out);
+
+/* Why tensor t (supported = 0) cannot be decoded, for a message: an I2_S
+ * tensor whose layout the file does not say gets the --i2s-layout advice,
+ * anything else "a type skn does not decode". */
+const char* skn_tool_unsupported_reason(const skn_gguf_tensor_props* t);
+
+/* The --i2s-layout advice alone, for a footnote. */
+const char* skn_tool_i2s_layout_advice(void);
 
 #endif

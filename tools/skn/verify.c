@@ -104,6 +104,9 @@ int skn_cmd_verify(int argc, char** argv) {
             json = 1;
         } else if (strcmp(argv[i], "--hash") == 0) {
             hash = 1;
+        } else if (strcmp(argv[i], "--i2s-layout") == 0) {
+            if (i + 1 >= argc || !skn_tool_set_i2s_layout(argv[++i]))
+                return usage_error("--i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the file's I2_S tensors)");
         } else if (argv[i][0] == '-' && argv[i][1] != 0) {
             char msg[256];
             snprintf(msg, sizeof msg, "unknown option \"%s\"", argv[i]);
@@ -193,8 +196,8 @@ int skn_cmd_verify(int argc, char** argv) {
         tensor_report* r = &rs[i];
         if (r->ok && t->supported) check_values(g, i, t, r);
         if (r->ok && !t->supported) {
-            snprintf(r->problem, sizeof r->problem, "values not checked: %s (type %d) is a type skn does not decode",
-                     t->type_name, (int)t->type_id);
+            snprintf(r->problem, sizeof r->problem, "values not checked: %s (type %d) is %s", t->type_name,
+                     (int)t->type_id, skn_tool_unsupported_reason(t));
             ++unchecked;
         }
         if (hash) hash_tensor(g, i, r);

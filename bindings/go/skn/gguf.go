@@ -43,7 +43,22 @@ type GGUFOptions struct {
 	// ReadIntoMemory reads the file into memory instead of mapping it, so the
 	// file may be truncated or rewritten while the reader is open.
 	ReadIntoMemory bool
+	// I2SLayout is the layout of I2_S (type 36) tensors in a file without
+	// the "skn.i2_s_layout" key: which bitnet.cpp build wrote it. With the
+	// default, I2SLayoutFromFile, such tensors are listed unsupported and
+	// TensorData / TensorView refuse them (ErrFormat); a layout the file's
+	// key contradicts is refused at open (ErrInvalidArgument).
+	I2SLayout I2SLayout
 }
+
+// I2SLayout is skn_i2_s_layout.
+type I2SLayout int32
+
+const (
+	I2SLayoutFromFile I2SLayout = C.SKN_I2_S_LAYOUT_FROM_FILE // the file's key decides
+	I2SLayoutX86      I2SLayout = C.SKN_I2_S_LAYOUT_X86       // type 36 is FormatI2_S
+	I2SLayoutArm64    I2SLayout = C.SKN_I2_S_LAYOUT_ARM64     // type 36 is FormatI2_S_G64
+)
 
 func (o *GGUFOptions) toC() C.skn_gguf_options {
 	var c C.skn_gguf_options
@@ -58,6 +73,7 @@ func (o *GGUFOptions) toC() C.skn_gguf_options {
 		if o.ReadIntoMemory {
 			c.read_into_memory = 1
 		}
+		c.i2_s_layout = C.int32_t(o.I2SLayout)
 	}
 	return c
 }
@@ -151,7 +167,7 @@ type TensorInfo struct {
 	Name      string
 	TypeID    int32  // the GGUF type id as stored
 	TypeName  string // "Q4_K", "IQ4_NL_4_4", "unknown"
-	Supported bool   // skn implements the type; then Format == Format(TypeID)
+	Supported bool   // skn implements the type; then Format is it (Format(TypeID), but FormatI2_S_G64 for type 36 in the arm64 layout)
 	Format    Format
 	Shape     []int64 // labelled per the orientation
 	NE        []int64 // the file's order (ggml's ne)

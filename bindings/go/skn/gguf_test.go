@@ -2,6 +2,7 @@
 package skn
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -297,5 +298,67 @@ func TestGGUFWriterFileStreamAndErrors(t *testing.T) {
 	w.Close()
 	if err := w.AddUint8("x", 1); !errors.Is(err, ErrClosed) {
 		t.Errorf("writer after Close: %v", err)
+	}
+}
+
+// GGUF type 36 has two byte layouts; the writer names its own in the
+// "skn.i2_s_layout" key. Renamed in place (same length, every offset stays),
+// the file no longer says which, and I2SLayout must.
+func TestGGUFI2SLayout(t *testing.T) {
+	src := make([]float32, 2*128)
+	for i := range src {
+		src[i] = float32(i%3 - 1)
+	}
+	packed, err := Quantize(FormatI2_S, src, 2, 128)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewGGUFWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.AddTensor("t", FormatI2_S, []int64{128, 2}, packed); err != nil {
+		t.Fatal(err)
+	}
+	keyed, err := w.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Count(keyed, []byte("skn.i2_s_layout")) != 1 {
+		t.Fatal("the writer did not add skn.i2_s_layout once")
+	}
+	keyless := bytes.Replace(keyed, []byte("skn.i2_s_layout"), []byte("xyz.i2_s_layout"), 1)
+
+	r, err := OpenGGUFMemory(keyless, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := r.TensorInfo(0); err != nil || info.Supported {
+		t.Errorf("keyless type 36 listed as supported: %+v, %v", info, err)
+	}
+	if _, err := r.TensorData(0); !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), "i2_s_layout") {
+		t.Errorf("TensorData of a keyless I2_S tensor: %v", err)
+	}
+	r.Close()
+	for _, c := range []struct {
+		layout I2SLayout
+		format Format
+	}{{I2SLayoutX86, FormatI2_S}, {I2SLayoutArm64, FormatI2_S_G64}} {
+		r, err := OpenGGUFMemory(keyless, &GGUFOptions{I2SLayout: c.layout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := r.TensorInfo(0)
+		if err != nil || !info.Supported || info.Format != c.format {
+			t.Errorf("layout %d: tensor info %+v, %v", c.layout, info, err)
+		}
+		if data, err := r.TensorData(0); err != nil || !sameBytes(data, packed) {
+			t.Errorf("layout %d: TensorData differs from the bytes written (%v)", c.layout, err)
+		}
+		r.Close()
+	}
+	if _, err := OpenGGUFMemory(keyed, &GGUFOptions{I2SLayout: I2SLayoutArm64}); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("an arm64 layout for an x86 file: %v", err)
 	}
 }

@@ -59,7 +59,7 @@ class GoldenInfo(ctypes.Structure):
 
 class GgufOptions(ctypes.Structure):
     _fields_ = [("struct_size", SZ), ("orientation", INT), ("allow_unsupported", I32),
-                ("read_into_memory", I32)]
+                ("read_into_memory", I32), ("i2_s_layout", I32)]
 
 
 class GgufTensorProps(ctypes.Structure):

@@ -23,6 +23,8 @@ from .gguf_metadata import Metadata, text_at
 from .views import View
 
 _ORIENTATIONS = {"out_in": 0, "as_stored": 1}
+# skn_i2_s_layout: SKN_I2_S_LAYOUT_FROM_FILE, _X86, _ARM64.
+_I2_S_LAYOUTS = {"from_file": 0, "x86": 1, "arm64": 2}
 TensorKey = Union[str, int]
 
 
@@ -65,23 +67,29 @@ class GGUF:
     orientation "out_in" (default) labels a 2-D weight [out, in] as matmul_wt wants;
     "as_stored" keeps the file's ne order. allow_unsupported: open files holding tensor
     types skn does not implement (listed with supported=False). read_into_memory: copy
-    the file at open so that it may change on disk afterwards.
+    the file at open so that it may change on disk afterwards. i2_s_layout: "x86" or
+    "arm64", the layout of I2_S (type 36) tensors in a file without the
+    "skn.i2_s_layout" key (which bitnet.cpp build wrote it); the default, "from_file",
+    lists such tensors with supported=False and refuses to decode them (FormatError).
+    A layout the file's key contradicts raises InvalidArgumentError.
     Raises NotFoundError, FileIOError, FormatError (malformed: the message names the
     byte offset and the key or tensor), UnsupportedError."""
 
     def __init__(self, path: Union[str, os.PathLike], orientation: str = "out_in",
-                 allow_unsupported: bool = False, read_into_memory: bool = False) -> None:
-        opts = self._options(orientation, allow_unsupported, read_into_memory)
+                 allow_unsupported: bool = False, read_into_memory: bool = False,
+                 i2_s_layout: str = "from_file") -> None:
+        opts = self._options(orientation, allow_unsupported, read_into_memory, i2_s_layout)
         h = ctypes.c_void_p()
         check(lib.skn_gguf_open(os.fsencode(path), ctypes.byref(opts), ctypes.byref(h)))
         self._init(_Mapping(h, None), orientation)
 
     @classmethod
-    def from_bytes(cls, data: Any, orientation: str = "out_in", allow_unsupported: bool = False) -> "GGUF":
+    def from_bytes(cls, data: Any, orientation: str = "out_in", allow_unsupported: bool = False,
+                   i2_s_layout: str = "from_file") -> "GGUF":
         """Read a GGUF file held in memory (bytes, bytearray, ndarray); the buffer is kept
         alive, not copied: do not change it while the GGUF or its arrays are in use."""
         buf = as_bytes(data, "data")
-        opts = cls._options(orientation, allow_unsupported, False)
+        opts = cls._options(orientation, allow_unsupported, False, i2_s_layout)
         h = ctypes.c_void_p()
         addr = ptr(buf) if buf.size else ptr(np.zeros(1, dtype=np.uint8))
         check(lib.skn_gguf_open_memory(addr, buf.size, ctypes.byref(opts), ctypes.byref(h)))
@@ -90,11 +98,14 @@ class GGUF:
         return self
 
     @staticmethod
-    def _options(orientation: str, allow_unsupported: bool, read_into_memory: bool) -> GgufOptions:
+    def _options(orientation: str, allow_unsupported: bool, read_into_memory: bool,
+                 i2_s_layout: str) -> GgufOptions:
         if orientation not in _ORIENTATIONS:
             raise ValueError("orientation must be 'out_in' or 'as_stored', not %r" % (orientation,))
+        if i2_s_layout not in _I2_S_LAYOUTS:
+            raise ValueError("i2_s_layout must be 'from_file', 'x86' or 'arm64', not %r" % (i2_s_layout,))
         return GgufOptions(ctypes.sizeof(GgufOptions), _ORIENTATIONS[orientation], int(bool(allow_unsupported)),
-                           int(bool(read_into_memory)))
+                           int(bool(read_into_memory)), _I2_S_LAYOUTS[i2_s_layout])
 
     def _init(self, mapping: _Mapping, orientation: str) -> None:
         self._mapping: Optional[_Mapping] = mapping

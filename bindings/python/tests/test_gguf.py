@@ -156,6 +156,33 @@ class GgufRoundTrip(unittest.TestCase):
         with self.assertRaises(ValueError):
             skn.GGUF(self.path, orientation="sideways")
 
+    def test_i2_s_layout(self):
+        # GGUF type 36 has two byte layouts; the writer names its own in the
+        # "skn.i2_s_layout" key. Renamed in place (same length, so every
+        # offset stays), the file no longer says which.
+        x = np.tile(np.array([-1.0, 0.0, 1.0, 1.0], dtype=np.float32), (2, 32))
+        packed = skn.quantize(x, "i2_s")
+        with skn.GGUFWriter() as w:
+            w.add_tensor("t", packed, "i2_s", x.shape)
+            keyed = w.to_bytes()
+        self.assertEqual(keyed.count(b"skn.i2_s_layout"), 1)
+        keyless = keyed.replace(b"skn.i2_s_layout", b"xyz.i2_s_layout")
+        with skn.GGUF.from_bytes(keyless) as g:
+            self.assertFalse(g.tensor_info("t").supported)
+            with self.assertRaisesRegex(skn.FormatError, "i2_s_layout"):
+                g.data("t")
+        for layout in ("x86", "arm64"):
+            with skn.GGUF.from_bytes(keyless, i2_s_layout=layout) as g:
+                self.assertTrue(g.tensor_info("t").supported)
+                self.assertEqual(g.data("t").tobytes(), packed.tobytes())
+                self.assertEqual(g.view("t").format, "I2_S" if layout == "x86" else "I2_S_G64")
+        with skn.GGUF.from_bytes(keyed, i2_s_layout="x86") as g:
+            self.assertEqual(g.data("t").tobytes(), packed.tobytes())
+        with self.assertRaises(skn.InvalidArgumentError):
+            skn.GGUF.from_bytes(keyed, i2_s_layout="arm64")
+        with self.assertRaises(ValueError):
+            skn.GGUF.from_bytes(keyed, i2_s_layout="sparc")
+
     def test_writer_errors(self):
         with skn.GGUFWriter() as w:
             w.add("k", 1)
