@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// x86's avx2 ternary and low-bit kernels (TQ2_0, TQ1_0, I2_S, Q1_0, Q2_0) give the bits of the
+// x86's avx2 ternary and low-bit kernels (TQ2_0, TQ1_0, I2_S in both layouts, Q1_0, Q2_0) give the bits of the
 // 8-lane contract written out in support/ternary_contract.cpp, the one the
 // NEON ternary kernels are held to (tests/unit/aarch64/neon_ternary_test.cpp):
 // so arm64 and x86-64's avx2 tier agree bit for bit on the same bytes. Both
@@ -27,7 +27,7 @@ std::vector<const Kernel*> avx2_ternary_kernels() {
     for (const Kernel& k : default_registry().kernels())
         if (k.key.isa == SKN_ISA_AVX2 && k.key.activation == find_format(k.key.weight)->activation &&
             (k.key.weight == FormatId::TQ2_0 || k.key.weight == FormatId::TQ1_0 || k.key.weight == FormatId::I2_S ||
-             k.key.weight == FormatId::Q1_0 || k.key.weight == FormatId::Q2_0))
+             k.key.weight == FormatId::I2_S_G64 || k.key.weight == FormatId::Q1_0 || k.key.weight == FormatId::Q2_0))
             out.push_back(&k);
     return out;
 }

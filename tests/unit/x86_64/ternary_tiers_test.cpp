@@ -19,6 +19,7 @@
 
 #include "dispatch/matmul.hpp"
 #include "fixtures/sample_weight.hpp"
+#include "formats/codecs.hpp"
 #include "formats/tensor_codec.hpp"
 #include "layout/prepack.hpp"
 #include "runtime/cpu.hpp"
@@ -36,7 +37,8 @@ struct Case {
 };
 
 const Case kCases[] = {
-    {FormatId::TQ2_0, 64}, {FormatId::TQ1_0, 52}, {FormatId::I2_S, -1}, {FormatId::Q2_0, 0}, {FormatId::Q1_0, 0},
+    {FormatId::TQ2_0, 64}, {FormatId::TQ1_0, 52}, {FormatId::I2_S, -1},
+    {FormatId::I2_S_G64, -1}, {FormatId::Q2_0, 0}, {FormatId::Q1_0, 0},
 };
 
 std::string case_name(const ::testing::TestParamInfo<Case>& p) { return find_format(p.param.format)->name; }
@@ -134,6 +136,44 @@ TEST_P(TernaryTiers, Avx512MatchesAvx512VnniBitForBitOnExtremeBlocks) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, TernaryTiers, ::testing::ValuesIn(kCases), case_name);
+
+// I2_S_G64 holds the same codes as I2_S in another byte order, and its
+// kernels feed the dots the same lanes: on the same weight (one layout
+// converted to the other) every tier and order gives I2_S's y bit for bit.
+// Extreme bytes (every code, 3 included), 7 rows, n up to 33.
+TEST(TernaryTiers, I2sG64GivesI2sBitsOnTheSameWeight) {
+    const FormatTraits& x86 = *find_format(FormatId::I2_S);
+    const FormatTraits& arm64 = *find_format(FormatId::I2_S_G64);
+    const int64_t in = kBpr * x86.block_elems;  // 3 I2_S blocks, 6 I2_S_G64 blocks per row
+    std::vector<uint8_t> rm_x86 = extreme_weight(x86, -1, in);
+    std::vector<uint8_t> rm_arm64(rm_x86.size());
+    codec::i2_s_to_g64(rm_x86.data(), kOut * in, rm_arm64.data());  // the trailer (tensor scale) too
+    const int64_t shape[2] = {kOut, in};
+    const View x86_rm = make_view(rm_x86.data(), rm_x86.size(), x86, shape, 2, BlockOrder::RowMajor);
+    const View arm64_rm = make_view(rm_arm64.data(), rm_arm64.size(), arm64, shape, 2, BlockOrder::RowMajor);
+    Scope scope;
+    View arm64_ibm;
+    ASSERT_TRUE(prepack(arm64_rm, BlockOrder::InputBlockMajor, &scope, TraceSink{}, &arm64_ibm));
+    int checked = 0;
+    for (skn_isa isa : {SKN_ISA_AVX2, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI}) {
+        if (!cpu_runs(isa)) continue;
+        const Kernel* kx = find_kernel(FormatId::I2_S, LayoutClass::BlockedRowMajor, isa);
+        ASSERT_NE(kx, nullptr) << isa_tag(isa);
+        for (int64_t n : {1, 3, 17, 33}) {
+            const std::vector<float> x = extreme_activations(n, in);
+            const std::vector<float> want = run(*kx, x86_rm, x, n, in, 1);
+            for (LayoutClass lc : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor}) {
+                const Kernel* k = find_kernel(FormatId::I2_S_G64, lc, isa);
+                ASSERT_NE(k, nullptr) << isa_tag(isa) << " " << layout_tag(lc);
+                const std::vector<float> y = run(*k, lc == LayoutClass::BlockedRowMajor ? arm64_rm : arm64_ibm, x, n, in, 2);
+                ASSERT_EQ(std::memcmp(want.data(), y.data(), y.size() * 4), 0)
+                    << k->name << " differs from " << kx->name << ", n=" << n;
+                ++checked;
+            }
+        }
+    }
+    if (checked == 0) GTEST_SKIP() << "this CPU has no x86 SIMD tier";
+}
 
 }  // namespace
 }  // namespace skn_core

@@ -210,6 +210,32 @@ struct I2s {
     static __m256i acts(const uint8_t* xb) { return load256(xb + 2); }
 };
 
+// I2_S_G64 (bitnet.cpp's arm64 layout): 64 elements in 16 bytes; element
+// 16j + p is bits 6-2j of byte p. Unit u (elements 32u..32u+31) is the 16
+// bytes twice, shifted down by 6 - 4u in the low 128 bits and 4 - 4u in the
+// high (a dword shift: the bits it pulls in from the next byte are masked
+// off), so byte p of a unit is element 32u + p as in I2s: the same y.
+struct I2sG64 {
+    static constexpr bool kQ8K = false, kHasScale = false;
+    static constexpr int64_t kBytes = 16;
+    static constexpr int kUnits = 2;
+    struct W {
+        __m256i v;
+        float d;
+    };
+    static W load(const uint8_t* p) {
+        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i both = _mm_and_si128(_mm_and_si128(v, _mm_srli_epi16(v, 1)), _mm_set1_epi8(0x55));
+        v = _mm_xor_si128(v, _mm_slli_epi16(both, 1));
+        return W{_mm256_broadcastsi128_si256(v), 1.0f};
+    }
+    static __m256i codes(W& w, int u) {
+        const __m256i shift = u == 0 ? _mm256_setr_epi32(6, 6, 6, 6, 4, 4, 4, 4) : _mm256_setr_epi32(2, 2, 2, 2, 0, 0, 0, 0);
+        return _mm256_and_si256(_mm256_srlv_epi32(w.v, shift), _mm256_set1_epi8(3));
+    }
+    static __m256i acts(const uint8_t* xb) { return load256(xb + 2); }
+};
+
 // Q1_0: unit u is bits 32u..32u+31; codes 0 / 2 so a lane holds sum((2b - 1) q).
 struct Q1 {
     static constexpr bool kQ8K = false, kHasScale = true;
@@ -359,6 +385,7 @@ void run(const TernaryArgs& a, int64_t out_begin, int64_t out_end) {
 void tq2_0_q8_k_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<Tq2>(a, ob, oe); }
 void tq1_0_q8_k_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<Tq1>(a, ob, oe); }
 void i2_s_q8_0_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<I2s>(a, ob, oe); }
+void i2_s_g64_q8_0_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<I2sG64>(a, ob, oe); }
 void q2_0_q8_0_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<Q2>(a, ob, oe); }
 void q1_0_q8_0_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<Q1>(a, ob, oe); }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Ternary and low-bit matmul_wt kernels (TQ2_0, TQ1_0, I2_S, Q2_0, Q1_0) for
-// x86. The ISA translation units (ternary/avx2.cpp, and ternary/body512.inc
+// Ternary and low-bit matmul_wt kernels (TQ2_0, TQ1_0, I2_S, I2_S_G64, Q2_0,
+// Q1_0) for x86. The ISA translation units (ternary/avx2.cpp, and ternary/body512.inc
 // included by ternary/avx512.cpp and ternary/avx512vnni.cpp)
 // see only this header: a plain struct of what a kernel reads, filled by
 // ternary/register.cpp (built without ISA flags) from MatmulArgs, so no inline
@@ -29,6 +29,9 @@ void tq1_0_q8_k_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_
 void i2_s_q8_0_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void i2_s_q8_0_avx512(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void i2_s_q8_0_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void i2_s_g64_q8_0_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void i2_s_g64_q8_0_avx512(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
+void i2_s_g64_q8_0_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void q2_0_q8_0_avx2(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void q2_0_q8_0_avx512(const TernaryArgs& a, int64_t out_begin, int64_t out_end);
 void q2_0_q8_0_avx512vnni(const TernaryArgs& a, int64_t out_begin, int64_t out_end);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Registers the ternary / low-bit SIMD kernels (TQ2_0, TQ1_0, I2_S, Q2_0,
-// Q1_0) for both block orders. Built without ISA flags: it only turns
+// Registers the ternary / low-bit SIMD kernels (TQ2_0, TQ1_0, I2_S in both
+// layouts, Q2_0, Q1_0) for both block orders. Built without ISA flags: it only turns
 // MatmulArgs into the plain TernaryArgs the ISA translation units read.
 //
 // The kernels address block (o, b) through the layout's strides, so one
@@ -40,6 +40,9 @@ void register_ternary_kernels(Registry& r) {
         {FormatId::I2_S, FormatId::Q8_0, SKN_ISA_AVX2, entry<k::i2_s_q8_0_avx2>},
         {FormatId::I2_S, FormatId::Q8_0, SKN_ISA_AVX512, entry<k::i2_s_q8_0_avx512>},
         {FormatId::I2_S, FormatId::Q8_0, SKN_ISA_AVX512_VNNI, entry<k::i2_s_q8_0_avx512vnni>},
+        {FormatId::I2_S_G64, FormatId::Q8_0, SKN_ISA_AVX2, entry<k::i2_s_g64_q8_0_avx2>},
+        {FormatId::I2_S_G64, FormatId::Q8_0, SKN_ISA_AVX512, entry<k::i2_s_g64_q8_0_avx512>},
+        {FormatId::I2_S_G64, FormatId::Q8_0, SKN_ISA_AVX512_VNNI, entry<k::i2_s_g64_q8_0_avx512vnni>},
         {FormatId::Q2_0, FormatId::Q8_0, SKN_ISA_AVX2, entry<k::q2_0_q8_0_avx2>},
         {FormatId::Q2_0, FormatId::Q8_0, SKN_ISA_AVX512, entry<k::q2_0_q8_0_avx512>},
         {FormatId::Q2_0, FormatId::Q8_0, SKN_ISA_AVX512_VNNI, entry<k::q2_0_q8_0_avx512vnni>},
