@@ -188,8 +188,14 @@ void tile_q8k(const TernaryArgs& a, int64_t o0, int64_t i0) {
 // ---------------------------------------------------------------------------
 // Q8_0 formats: units of 32 elements = one Q8_0 activation block.
 
-// I2_S: unit g (elements 32g..32g+31) is bits 6-2g of the 32 bytes. Code 3
-// decodes to 0 in skn, so it is turned into 1 first.
+// I2_S (either layout): code 3 decodes to 0 in skn, like 1, so every 2-bit
+// field holding 3 is turned into 1 before the dots.
+inline __m256i i2s_code3_to_1(__m256i v) {
+    const __m256i both = _mm256_and_si256(_mm256_and_si256(v, _mm256_srli_epi16(v, 1)), _mm256_set1_epi8(0x55));
+    return _mm256_xor_si256(v, _mm256_slli_epi16(both, 1));
+}
+
+// I2_S: unit g (elements 32g..32g+31) is bits 6-2g of the 32 bytes.
 struct I2s {
     static constexpr bool kQ8K = false, kHasScale = false;
     static constexpr int64_t kBytes = 32;
@@ -198,12 +204,7 @@ struct I2s {
         __m256i v;
         float d;
     };
-    static W load(const uint8_t* p) {
-        __m256i v = load256(p);
-        const __m256i both = _mm256_and_si256(_mm256_and_si256(v, _mm256_srli_epi16(v, 1)), _mm256_set1_epi8(0x55));
-        v = _mm256_xor_si256(v, _mm256_slli_epi16(both, 1));
-        return W{v, 1.0f};
-    }
+    static W load(const uint8_t* p) { return W{i2s_code3_to_1(load256(p)), 1.0f}; }
     static __m256i codes(W& w, int u) {
         return _mm256_and_si256(_mm256_srl_epi16(w.v, _mm_cvtsi32_si128(6 - 2 * u)), _mm256_set1_epi8(3));
     }
@@ -224,10 +225,7 @@ struct I2sG64 {
         float d;
     };
     static W load(const uint8_t* p) {
-        __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        const __m128i both = _mm_and_si128(_mm_and_si128(v, _mm_srli_epi16(v, 1)), _mm_set1_epi8(0x55));
-        v = _mm_xor_si128(v, _mm_slli_epi16(both, 1));
-        return W{_mm256_broadcastsi128_si256(v), 1.0f};
+        return W{i2s_code3_to_1(_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)))), 1.0f};
     }
     static __m256i codes(W& w, int u) {
         const __m256i shift = u == 0 ? _mm256_setr_epi32(6, 6, 6, 6, 4, 4, 4, 4) : _mm256_setr_epi32(2, 2, 2, 2, 0, 0, 0, 0);
