@@ -381,12 +381,22 @@ template <class F, int P>
 [[gnu::noinline]] void pair_tile(const PackedArgs& a, int64_t o, int R, int64_t i0, int64_t k0, int64_t nb, const PairChunk& ch) {
     constexpr int C = 2 * P;
     const bool first = k0 == 0, last = k0 + nb == a.bpr;
+    // The partial sums of earlier chunks, and below the stores: one vector
+    // per activation row for a full tile (this runs once per tile and chunk
+    // of 4 super-blocks), lane by lane for a short one.
     float32x4_t acc[C];
+#pragma GCC unroll 4
     for (int c = 0; c < C; ++c) {
-        float part[kRows] = {0.0f, 0.0f, 0.0f, 0.0f};
-        if (!first)
-            for (int r = 0; r < R; ++r) part[r] = a.y[(i0 + c) * a.y_stride + o + r];
-        acc[c] = vld1q_f32(part);
+        const float* yrow = a.y + (i0 + c) * a.y_stride + o;
+        if (first) {
+            acc[c] = vdupq_n_f32(0.0f);
+        } else if (R == kRows) {
+            acc[c] = vld1q_f32(yrow);
+        } else {
+            float part[kRows] = {0.0f, 0.0f, 0.0f, 0.0f};
+            for (int r = 0; r < R; ++r) part[r] = yrow[r];
+            acc[c] = vld1q_f32(part);
+        }
     }
     const uint8_t* xrow[C];
     for (int c = 0; c < C; ++c) xrow[c] = a.xq + size_t(i0 + c) * a.xq_stride + size_t(k0) * kQ8kBytes;
@@ -428,11 +438,17 @@ template <class F, int P>
             }
         }
     }
+    const bool add_bias = last && a.bias != nullptr;
+#pragma GCC unroll 4
     for (int c = 0; c < C; ++c) {
-        float v[kRows];
-        vst1q_f32(v, acc[c]);
         float* yrow = a.y + (i0 + c) * a.y_stride + o;
-        for (int r = 0; r < R; ++r) yrow[r] = last && a.bias != nullptr ? v[r] + a.bias[o + r] : v[r];
+        if (R == kRows) {
+            vst1q_f32(yrow, add_bias ? vaddq_f32(acc[c], vld1q_f32(a.bias + o)) : acc[c]);
+        } else {
+            float v[kRows];
+            vst1q_f32(v, acc[c]);
+            for (int r = 0; r < R; ++r) yrow[r] = add_bias ? v[r] + a.bias[o + r] : v[r];
+        }
     }
 }
 
