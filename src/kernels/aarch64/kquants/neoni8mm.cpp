@@ -115,11 +115,25 @@ SKN_KQ_INLINE uint8x16x4_t ld4_rows(const uint8_t*& p0, const uint8_t*& p1) {
     return v;
 }
 
-// One activation pair's 32-element group (4 slices); the pointer advances by 64.
-SKN_KQ_INLINE int8x16x4_t ld_act(const int8_t*& x) {
-    int8x16x4_t v;
-    asm("ld1 {%S0.16b, %T0.16b, %U0.16b, %V0.16b}, [%1], #64" : "=w"(v), "+r"(x) : "m"(*Bytes<64>(x)));
-    return v;
+// The P activation pairs' 32-element group (4 slices each); the pointer
+// advances by P * 64. Two pairs come in by four LDP of separate registers:
+// as two LD1 register quads GCC gave both quads the same four registers and
+// copied one out.
+template <int P>
+SKN_KQ_INLINE void ld_act(const int8_t*& x, int8x16_t (&v)[kPairs][4]) {
+    if constexpr (P == 1) {
+        int8x16x4_t q;
+        asm("ld1 {%S0.16b, %T0.16b, %U0.16b, %V0.16b}, [%1], #64" : "=w"(q), "+r"(x) : "m"(*Bytes<64>(x)));
+        for (int t = 0; t < 4; ++t) v[0][t] = q.val[t];
+    } else {
+        asm("ldp %q[a2], %q[a3], [%[x], #32]\n\t"
+            "ldp %q[b0], %q[b1], [%[x], #64]\n\t"
+            "ldp %q[b2], %q[b3], [%[x], #96]\n\t"
+            "ldp %q[a0], %q[a1], [%[x]], #128"
+            : [a0] "=w"(v[0][0]), [a1] "=w"(v[0][1]), [a2] "=w"(v[0][2]), [a3] "=w"(v[0][3]), [b0] "=w"(v[1][0]),
+              [b1] "=w"(v[1][1]), [b2] "=w"(v[1][2]), [b3] "=w"(v[1][3]), [x] "+r"(x)
+            : "m"(*Bytes<128>(x)));
+    }
 }
 
 // The running sums of a row pair against P activation pairs (lanes: act a .
@@ -159,14 +173,13 @@ SKN_KQ_INLINE int32x4_t sub_scale(const int32x4_t (&z)[8]) {
 template <int P, int kSub, int j0>
 SKN_KQ_INLINE void group_step(const int8x16_t (&w)[4], const int8_t*& x, const int32x4_t (&z)[8],
                               int32x4_t (&r)[kPairs], int32x4_t (&s)[kPairs]) {
-    int8x16x4_t xa[P];
-#pragma GCC unroll 2
-    for (int q = 0; q < P; ++q) xa[q] = ld_act(x);
+    int8x16_t xa[kPairs][4];
+    ld_act<P>(x, xa);
     if constexpr (kSub == 32) {
 #pragma GCC unroll 4
         for (int t = 0; t < 4; ++t)
 #pragma GCC unroll 2
-            for (int q = 0; q < P; ++q) r[q] = vmmlaq_s32(r[q], xa[q].val[t], w[t]);
+            for (int q = 0; q < P; ++q) r[q] = vmmlaq_s32(r[q], xa[q][t], w[t]);
         const int32x4_t c = sub_scale<j0>(z);
 #pragma GCC unroll 2
         for (int q = 0; q < P; ++q) s[q] = vmlaq_s32(s[q], r[q], c);
@@ -176,7 +189,7 @@ SKN_KQ_INLINE void group_step(const int8x16_t (&w)[4], const int8_t*& x, const i
 #pragma GCC unroll 2
             for (int t = 2 * h; t < 2 * h + 2; ++t)
 #pragma GCC unroll 2
-                for (int q = 0; q < P; ++q) r[q] = vmmlaq_s32(r[q], xa[q].val[t], w[t]);
+                for (int q = 0; q < P; ++q) r[q] = vmmlaq_s32(r[q], xa[q][t], w[t]);
             const int32x4_t c = sub_scale<j0>(z);
             const int32x4_t c1 = sub_scale<j0 + 1>(z);
 #pragma GCC unroll 2
