@@ -17,7 +17,7 @@
 // that are never cleared within the super-block; per sub-block one MLA by
 // the Abel differences of the rows' scales ([c r0, c r1, c r0, c r1], one
 // DUP of a 64-bit lane) gives S. So only one row pair's group of slices, the
-// group's activations and the sums are live: no spills where a whole decoded
+// group's activations and the sums are live: few spills, where a whole decoded
 // super-block of two rows used to fill the register file. ZIP1 / ZIP2 of
 // the 64-bit halves turn the two row pairs' S into one 4-row vector per
 // activation row; M takes the 4 rows' mins transposed against sums of pairs
