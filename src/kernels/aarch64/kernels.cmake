@@ -33,9 +33,13 @@ skn_add_kernel_tier(skn_core kquants neondotprod ${_a64}/kquants/neondotprod.cpp
 skn_add_kernel_tier(skn_core kquants neoni8mm ${_a64}/kquants/neoni8mm.cpp
   OPTIONS -ffp-contract=off -fno-schedule-insns)
 
-# The grid accumulation contract (grid/kernels.hpp, docs/kernels/grid.md) likewise.
-skn_add_kernel_tier(skn_core grid neon ${_a64}/grid/neon.cpp OPTIONS -ffp-contract=off)
-skn_add_kernel_tier(skn_core grid neondotprod ${_a64}/grid/neondotprod.cpp OPTIONS -ffp-contract=off)
+# The grid accumulation contract (grid/kernels.hpp, docs/kernels/grid.md) likewise;
+# -fno-schedule-insns: the pre-allocation scheduler hoisted the lattice loads
+# and spilled the decoded weights (IQ2_XS at n = 1: 358.1 instructions per
+# block with it, docs/kernels/neon.md).
+skn_add_kernel_tier(skn_core grid neon ${_a64}/grid/neon.cpp OPTIONS -ffp-contract=off -fno-schedule-insns)
+skn_add_kernel_tier(skn_core grid neondotprod ${_a64}/grid/neondotprod.cpp
+  OPTIONS -ffp-contract=off -fno-schedule-insns)
 
 # The ternary accumulation contract (ternary/kernels.hpp) likewise.
 skn_add_kernel_tier(skn_core ternary neon ${_a64}/ternary/neon.cpp OPTIONS -ffp-contract=off)

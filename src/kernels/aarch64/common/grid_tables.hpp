@@ -23,5 +23,10 @@ extern const uint32_t* const kIq3s;    // 512 entries
 // A 7-bit sign field widened to eight sign bits, the eighth making the
 // number of minus signs even (IQ2_XXS, IQ2_XS, IQ3_XXS): 128 entries.
 extern const uint8_t* const kSigns7;
+// The same signs as 8 multipliers per entry, +1 or -1 (-1 where the bit is
+// set), so a MUL applies them: entry s of kSignsPm7 is kSigns7[s] widened,
+// entry b of kSignsPm8 the sign byte b (IQ2_S, IQ3_S) widened.
+extern const int8_t* const kSignsPm7;  // 128 entries of 8 bytes
+extern const int8_t* const kSignsPm8;  // 256 entries of 8 bytes
 
 }  // namespace skn_core::kernels::aarch64::grid_tables
