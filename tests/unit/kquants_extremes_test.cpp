@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <initializer_list>
 #include <random>
@@ -67,8 +68,9 @@ const Kernel* find_kernel(FormatId f, LayoutClass c, skn_isa isa) {
 }
 
 // Every fast tier the CPU runs and order on one weight shape and these activation
-// row counts; returns how many kernels ran.
-int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns) {
+// row counts (with per_row_calls, also each activation row in a call of its
+// own); returns how many kernels ran.
+int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns, bool per_row_calls = false) {
     const skn_isa tiers[] = {SKN_ISA_AVX2, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI, SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD,
                              SKN_ISA_NEON_I8MM};
     const int64_t in = bpr * kSuper;
@@ -124,6 +126,16 @@ int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns)
                     // Any split of the output rows gives the same bits.
                     EXPECT_TRUE(same_bits(test::run_q8k_kernel_direct(*k, w, out, in, xq, n, 1), y)) << "1-row calls";
                     EXPECT_TRUE(same_bits(test::run_q8k_kernel_direct(*k, w, out, in, xq, n, 5), y)) << "5-row calls";
+                    // So does each activation row alone (n = 1 takes the plain GEMV path; a
+                    // row's y does not depend on how many rows share the call).
+                    if (n > 1 && per_row_calls)
+                        for (int64_t i = 0; i < n; ++i) {
+                            const auto row_bytes = std::ptrdiff_t(bpr * kQ8kBytes);
+                            const std::vector<uint8_t> xi(xq.begin() + i * row_bytes, xq.begin() + (i + 1) * row_bytes);
+                            const std::vector<float> yi(y.begin() + i * out, y.begin() + (i + 1) * out);
+                            EXPECT_TRUE(same_bits(test::run_q8k_kernel_direct(*k, w, out, in, xi, 1, out), yi))
+                                << "row " << i << " alone";
+                        }
                 }
             }
         }
@@ -140,6 +152,19 @@ TEST(KquantExtremes, FastTiersAgreeBitForBitAndWithTheF64Sum) {
 // GEMM (8) row tiles.
 TEST(KquantExtremes, LongCallsAndRowTailsAgreeToo) {
     if (check_all_tiers(300, 2, {2, 33}) == 0) GTEST_SKIP() << "no fast K-quant tier runs on this CPU";
+}
+
+// The few-row paths (x86 512-bit: the wide GEMV step for 3 <= n <= 8, in
+// passes of 8 rows for the GEMM's ragged output tail, the GEMM from n = 9)
+// on odd shapes: one super-block per row, output row counts that are
+// no multiple of 16 or 4 (GEMM tiles plus a ragged GEMV tail, or a single
+// partial 4-row step). Every call must equal each row computed alone.
+TEST(KquantExtremes, FewRowCallsMatchEachRowAloneOnOddShapes) {
+    int ran = 0;
+    ran += check_all_tiers(37, 1, {4, 5, 7, 8, 9, 17}, true);
+    ran += check_all_tiers(21, 3, {4, 5, 7, 8, 9, 17}, true);
+    ran += check_all_tiers(3, 3, {4, 9}, true);
+    if (ran == 0) GTEST_SKIP() << "no fast K-quant tier runs on this CPU";
 }
 
 }  // namespace
