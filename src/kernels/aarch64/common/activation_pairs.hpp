@@ -8,24 +8,33 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/aarch64/common/packed_args.hpp"
 
 namespace skn_core::kernels::aarch64 {
 
 // interleave(i0, P, k0, nb): pairs i0 / 2 .. i0 / 2 + P - 1 of blocks
-// k0 .. k0 + nb - 1 into the tile's operand order; tile(P, o, R, i0, k0, nb):
-// output rows o .. o + R - 1 (R <= kRows) against those P pairs.
+// k0 .. k0 + nb - 1 into the tile's operand order; tile(p, o, R, i0, k0, nb):
+// output rows o .. o + R - 1 (R <= kRows) against those P pairs, P given as
+// p = std::integral_constant<int, P> so the tile can be a template on it.
 template <int kRows, int kPairs, int64_t kChunk, class Interleave, class Tile>
 inline void run_activation_pairs(const PackedArgs& a, int64_t o0, int64_t o1, Interleave&& interleave, Tile&& tile,
                                  void (*single)(const PackedArgs& a, int64_t o0, int64_t o1)) {
+    static_assert(kPairs == 1 || kPairs == 2, "tiles take one or two activation pairs");
     const int64_t paired = a.n & ~int64_t(1);
     for (int64_t i0 = 0; i0 < paired;) {
         const int P = paired - i0 >= 2 * kPairs ? kPairs : int((paired - i0) / 2);
         for (int64_t k0 = 0; k0 < a.bpr; k0 += kChunk) {
             const int64_t nb = a.bpr - k0 < kChunk ? a.bpr - k0 : kChunk;
             interleave(i0, P, k0, nb);
-            for (int64_t o = o0; o < o1; o += kRows) tile(P, o, o1 - o < kRows ? int(o1 - o) : kRows, i0, k0, nb);
+            const auto tiles = [&](auto p) {
+                for (int64_t o = o0; o < o1; o += kRows) tile(p, o, o1 - o < kRows ? int(o1 - o) : kRows, i0, k0, nb);
+            };
+            if (kPairs == 2 && P == 2)
+                tiles(std::integral_constant<int, kPairs>{});
+            else
+                tiles(std::integral_constant<int, 1>{});
         }
         i0 += 2 * P;
     }

@@ -358,11 +358,8 @@ void run_pairs(const PackedArgs& a, int64_t o0, int64_t o1) {
     PairChunk ch;
     run_activation_pairs<kRows, kPairs, kPairChunk>(
         a, o0, o1, [&](int64_t i0, int P, int64_t k0, int64_t nb) { interleave<F::kQ81>(a, i0, P, k0, nb, ch); },
-        [&](int P, int64_t o, int R, int64_t i0, int64_t k0, int64_t nb) {
-            if (P == 2)
-                pair_tile<F, 2>(a, o, R, i0, k0, nb, ch);
-            else
-                pair_tile<F, 1>(a, o, R, i0, k0, nb, ch);
+        [&](auto p, int64_t o, int R, int64_t i0, int64_t k0, int64_t nb) {
+            pair_tile<F, decltype(p)::value>(a, o, R, i0, k0, nb, ch);
         },
         kSingle);
 }
