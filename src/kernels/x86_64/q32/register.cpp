@@ -17,7 +17,7 @@ void entry(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
     F(kernels::x86_64::packed_args(a), out_begin, out_end);
 }
 
-// The kernels address a tile's 16 rows with 32-bit byte offsets from its
+// The avx2 kernels gather a tile's 16 rows with 32-bit byte offsets from its
 // first row and step blocks with positive strides.
 bool fits_tile_offsets(const Layout& l) {
     const int64_t so = l.strides[0], sb = l.strides[1];
