@@ -164,7 +164,7 @@ std::vector<Case> cases() {
     for (FormatId f : {FormatId::Q4_0, FormatId::Q4_1, FormatId::Q5_0, FormatId::Q5_1, FormatId::Q8_0,
                        FormatId::IQ4_NL, FormatId::MXFP4})
         for (int64_t bpr : {3, 11, 130})
-            for (int64_t n : {1, 3, 17}) v.push_back({f, 37, bpr, n});
+            for (int64_t n : {1, 3, 11, 17}) v.push_back({f, 37, bpr, n});  // 11: an 8-row tile, then 2 and 1
     return v;
 }
 
