@@ -6,26 +6,45 @@
 #include "runtime/error.hpp"
 
 namespace skn_core {
+namespace {
+
+uint64_t lookup_key(FormatId weight, LayoutClass layout, FormatId activation) {
+    return uint64_t(uint32_t(weight)) << 40 | uint64_t(uint32_t(layout)) << 20 | uint64_t(uint32_t(activation));
+}
+
+}  // namespace
 
 void Registry::add(Kernel k) {
     for (const Kernel& e : kernels_)
         if (e.key == k.key) fail(SKN_E_INTERNAL, "kernel {} registered twice", e.name);
     if (k.name.empty()) k.name = kernel_name(k.key);
+    by_key_[lookup_key(k.key.weight, k.key.layout, k.key.activation)].push_back(uint32_t(kernels_.size()));
     kernels_.push_back(std::move(k));
+}
+
+void Registry::rebuild_index() {
+    by_key_.clear();
+    for (size_t i = 0; i < kernels_.size(); ++i) {
+        const KernelKey& key = kernels_[i].key;
+        by_key_[lookup_key(key.weight, key.layout, key.activation)].push_back(uint32_t(i));
+    }
 }
 
 bool Registry::remove(const std::string& name) {
     auto it = std::find_if(kernels_.begin(), kernels_.end(), [&](const Kernel& k) { return k.name == name; });
     if (it == kernels_.end()) return false;
     kernels_.erase(it);
+    rebuild_index();
     return true;
 }
 
 const Kernel* Registry::best(FormatId weight, LayoutClass layout, FormatId activation, skn_isa cap,
                              const Layout* w) const {
+    const auto candidates = by_key_.find(lookup_key(weight, layout, activation));
+    if (candidates == by_key_.end()) return nullptr;
     const Kernel* found = nullptr;
-    for (const Kernel& k : kernels_) {
-        if (k.key.weight != weight || k.key.layout != layout || k.key.activation != activation) continue;
+    for (const uint32_t i : candidates->second) {
+        const Kernel& k = kernels_[i];
         if (!isa_allows(cap, k.key.isa) || !cpu_runs(k.key.isa)) continue;
         if (w != nullptr && k.supports != nullptr && !k.supports(*w)) continue;
         if (found == nullptr || isa_better(k.key.isa, found->key.isa)) found = &k;

@@ -13,6 +13,7 @@ target_sources(skn_core PRIVATE
   ${_x86}/kquants/register.cpp ${_x86}/grid/register.cpp ${_x86}/nvfp4/register.cpp ${_x86}/q32/register.cpp ${_x86}/ternary/register.cpp)
 
 skn_add_kernel_tier(skn_core activation avx2 ${_x86}/activation/avx2.cpp)
+skn_add_kernel_tier(skn_core activation avx512 ${_x86}/activation/avx512.cpp)
 
 skn_add_kernel_tier(skn_core dense avx2 ${_x86}/dense/avx2.cpp)
 skn_add_kernel_tier(skn_core dense avx512 ${_x86}/dense/avx512.cpp)

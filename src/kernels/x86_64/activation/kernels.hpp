@@ -11,5 +11,6 @@ namespace skn_core::kernels::x86_64 {
 
 void quantize_row_q8_0_avx2(const float* src, int64_t n, uint8_t* dst);
 void quantize_row_q8_k_avx2(const float* src, int64_t n, uint8_t* dst);
+void quantize_row_q8_0_avx512(const float* src, int64_t n, uint8_t* dst);
 
 }  // namespace skn_core::kernels::x86_64
