@@ -154,10 +154,10 @@ TEST(KquantExtremes, LongCallsAndRowTailsAgreeToo) {
     if (check_all_tiers(300, 2, {2, 33}) == 0) GTEST_SKIP() << "no fast K-quant tier runs on this CPU";
 }
 
-// The few-row paths (x86 512-bit: the row-lane GEMV step for 3 <= n <= 8,
-// 8 rows per pass with 3..7 left padded to its 4- or 8-row form, 1 or 2 left
-// to the wide step, all of these for the GEMM's ragged output tail, the GEMM
-// from n = 9) on odd shapes: one super-block per row, output row counts that
+// The few-row paths (x86 512-bit: the row-lane GEMV step from 4 rows, 6 for
+// Q2_K/Q3_K/Q6_K, in passes of 8 with the rest padded to its 4- or 8-row
+// form, the wide step for fewer, all of these also for the GEMM's ragged
+// output tail, the GEMM from n = 9) on odd shapes: one super-block per row, output row counts that
 // are no multiple of 16 or 4 (GEMM tiles plus a ragged GEMV tail, or a single
 // partial 4-row step). Every call must equal each row computed alone.
 TEST(KquantExtremes, FewRowCallsMatchEachRowAloneOnOddShapes) {
