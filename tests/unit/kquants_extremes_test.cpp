@@ -157,12 +157,13 @@ TEST(KquantExtremes, LongCallsAndRowTailsAgreeToo) {
 // The few-row paths (x86 512-bit: the row-lane GEMV step from 4 rows, 6 for
 // Q2_K/Q3_K/Q6_K, in passes of 8 with the rest padded to its 4- or 8-row
 // form, the wide step for fewer, all of these also for the GEMM's ragged
-// output tail, the GEMM from n = 9) on odd shapes: one super-block per row, output row counts that
-// are no multiple of 16 or 4 (GEMM tiles plus a ragged GEMV tail, or a single
-// partial 4-row step). Every call must equal each row computed alone.
+// output tail; the GEMM from n = 13) on odd shapes: one super-block per row,
+// output row counts that are no multiple of 16 or 4 (GEMM tiles plus a
+// ragged GEMV tail, or a single partial 4-row step). Every call must equal
+// each row computed alone.
 TEST(KquantExtremes, FewRowCallsMatchEachRowAloneOnOddShapes) {
     int ran = 0;
-    ran += check_all_tiers(37, 1, {3, 4, 5, 6, 7, 8, 9, 11, 14, 17}, true);
+    ran += check_all_tiers(37, 1, {3, 4, 5, 6, 7, 8, 9, 11, 13, 14, 17}, true);
     ran += check_all_tiers(21, 3, {3, 4, 5, 6, 7, 8, 9, 12, 17}, true);
     ran += check_all_tiers(3, 3, {4, 9}, true);
     if (ran == 0) GTEST_SKIP() << "no fast K-quant tier runs on this CPU";
