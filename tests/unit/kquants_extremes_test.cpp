@@ -154,15 +154,17 @@ TEST(KquantExtremes, LongCallsAndRowTailsAgreeToo) {
     if (check_all_tiers(300, 2, {2, 33}) == 0) GTEST_SKIP() << "no fast K-quant tier runs on this CPU";
 }
 
-// The few-row paths (x86 512-bit: the wide GEMV step for 3 <= n <= 8, in
-// passes of 8 rows for the GEMM's ragged output tail, the GEMM from n = 9)
-// on odd shapes: one super-block per row, output row counts that are
-// no multiple of 16 or 4 (GEMM tiles plus a ragged GEMV tail, or a single
-// partial 4-row step). Every call must equal each row computed alone.
+// The few-row paths (x86 512-bit: the row-lane GEMV step from 4 rows, 6 for
+// Q2_K/Q3_K/Q6_K, in passes of 8 with the rest padded to its 4- or 8-row
+// form, the wide step for fewer, all of these also for the GEMM's ragged
+// output tail; the GEMM from n = 13) on odd shapes: one super-block per row,
+// output row counts that are no multiple of 16 or 4 (GEMM tiles plus a
+// ragged GEMV tail, or a single partial 4-row step). Every call must equal
+// each row computed alone.
 TEST(KquantExtremes, FewRowCallsMatchEachRowAloneOnOddShapes) {
     int ran = 0;
-    ran += check_all_tiers(37, 1, {4, 5, 7, 8, 9, 17}, true);
-    ran += check_all_tiers(21, 3, {4, 5, 7, 8, 9, 17}, true);
+    ran += check_all_tiers(37, 1, {3, 4, 5, 6, 7, 8, 9, 11, 13, 14, 17}, true);
+    ran += check_all_tiers(21, 3, {3, 4, 5, 6, 7, 8, 9, 12, 17}, true);
     ran += check_all_tiers(3, 3, {4, 9}, true);
     if (ran == 0) GTEST_SKIP() << "no fast K-quant tier runs on this CPU";
 }
