@@ -118,7 +118,8 @@ TEST(GridKernels, TiersOrdersAndThreadsGiveOneResultWithinTheReferenceBound) {
 }
 
 // 70 output rows: more than one 64-row INPUT_BLOCK_MAJOR run, a ragged
-// 4-row group; activation row counts below and past the 8-row step.
+// 4-row group; activation row counts below and past the 8-row step (1 and 9
+// reach the AVX-512 tiers' 512-bit one-row body, 9 after an 8-row pass).
 TEST(GridKernels, ExtremeActivationsEveryTierOrderAndSplitAgree) {
     int ran = 0;
     for (FormatId id : kGrid) {
@@ -128,7 +129,7 @@ TEST(GridKernels, ExtremeActivationsEveryTierOrderAndSplitAgree) {
         for (bool random_blocks : {false, true}) {
             TestWeight rm(f, out, bpr, LayoutClass::BlockedRowMajor, 31 + uint64_t(random_blocks), random_blocks);
             TestWeight ibm(f, out, bpr, LayoutClass::BlockedInputMajor, 31 + uint64_t(random_blocks), random_blocks);
-            for (int64_t n : {1, 3, 4, 6, 7, 8, 11}) {
+            for (int64_t n : {1, 3, 4, 6, 7, 8, 9, 11}) {
                 const std::vector<uint8_t> xq = test::extreme_q8k_activations(n, bpr, rng);
                 std::vector<float> first;
                 std::string first_name;
