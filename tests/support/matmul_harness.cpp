@@ -97,6 +97,12 @@ const Kernel* find_kernel(FormatId weight, LayoutClass layout, FormatId activati
     return nullptr;
 }
 
+std::vector<const Kernel*> registered_kernels() {
+    std::vector<const Kernel*> out;
+    for (const Kernel& k : default_registry().kernels()) out.push_back(&k);
+    return out;
+}
+
 void run_with_kernel(const Kernel& k, const View& w, const float* x, int64_t n, int64_t xs, const float* bias,
                      float* y, int64_t ys, int threads) {
     static thread_local Registry single;

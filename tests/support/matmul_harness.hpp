@@ -29,6 +29,9 @@ struct TestWeight {
                bool random_blocks = false);
 };
 
+// Every kernel of the default registry, as test parameters.
+std::vector<const Kernel*> registered_kernels();
+
 // The registered kernel with exactly this key, or null.
 const Kernel* find_kernel(FormatId weight, LayoutClass layout, FormatId activation, skn_isa isa);
 

@@ -20,6 +20,7 @@
 namespace skn_core {
 namespace {
 
+using test::registered_kernels;
 using test::run_with_kernel;
 using test::TestWeight;
 
@@ -64,12 +65,6 @@ View guarded_copy(const View& v, const GuardedBuffer& g) {
     c.keep_alive = nullptr;
     if (v.trailer != nullptr) c.trailer = g.data() + (v.trailer - v.data);
     return c;
-}
-
-std::vector<const Kernel*> registered_kernels() {
-    std::vector<const Kernel*> out;
-    for (const Kernel& k : default_registry().kernels()) out.push_back(&k);
-    return out;
 }
 
 class KernelBounds : public ::testing::TestWithParam<const Kernel*> {};

@@ -23,6 +23,7 @@
 namespace skn_core {
 namespace {
 
+using test::registered_kernels;
 using test::run_with_kernel;
 using test::TestWeight;
 
@@ -48,12 +49,6 @@ struct Events {
 constexpr int64_t kOddOuts[] = {1, 3, 7, 8, 33, 257};
 constexpr int64_t kOddBlocksPerRow[] = {1, 3, 5};
 constexpr int64_t kOddN[] = {1, 2, 5, 16};
-
-std::vector<const Kernel*> registered_kernels() {
-    std::vector<const Kernel*> out;
-    for (const Kernel& k : default_registry().kernels()) out.push_back(&k);
-    return out;
-}
 
 class MatmulWtAgreesWithReference : public ::testing::TestWithParam<const Kernel*> {};
 
