@@ -47,13 +47,14 @@ void put_u16(uint8_t* p, uint16_t v) { std::memcpy(p, &v, 2); }
 // their maximum; Q6_K int8 scales -1), 1 every byte 0 (Q3_K/Q6_K codes at
 // their most negative value), 2 random; fp16 scales from a list that holds
 // zero and negative values.
-std::vector<uint8_t> extreme_weight(const FormatCase& fc, int64_t out, int64_t bpr, std::mt19937& rng) {
+// A pattern in 0..2 (worst_case) fixes it for every block.
+std::vector<uint8_t> extreme_weight(const FormatCase& fc, int64_t out, int64_t bpr, std::mt19937& rng, int worst_case = -1) {
     static const uint16_t kHalves[] = {0x3c00 /*1*/, 0xb800 /*-0.5*/, 0x0000, 0x8000 /*-0*/, 0x4400 /*4*/, 0x2e66 /*~0.1*/};
     const FormatTraits& f = *find_format(fc.id);
     std::vector<uint8_t> w(quantized_size(f, out, bpr * kSuper), 0);
     for (int64_t k = 0; k < out * bpr; ++k) {
         uint8_t* blk = w.data() + k * fc.bytes;
-        const int pattern = int(rng() % 3);
+        const int pattern = worst_case >= 0 ? worst_case : int(rng() % 3);
         for (int e = 0; e < fc.bytes; ++e) blk[e] = pattern == 0 ? 0xff : pattern == 1 ? 0 : uint8_t(rng());
         put_u16(blk + fc.d_at, kHalves[rng() % 6]);
         if (fc.dmin_at >= 0) put_u16(blk + fc.dmin_at, kHalves[rng() % 6]);
@@ -67,10 +68,25 @@ const Kernel* find_kernel(FormatId f, LayoutClass c, skn_isa isa) {
     return nullptr;
 }
 
+// Q8_K activations with every code at -128 (bsums -2048).
+std::vector<uint8_t> most_negative_q8k_activations(int64_t n, int64_t bpr) {
+    std::vector<uint8_t> x(size_t(n * bpr * kQ8kBytes));
+    for (int64_t k = 0; k < n * bpr; ++k) {
+        uint8_t* blk = x.data() + k * kQ8kBytes;
+        const float d = float(1 + k % 7) / 256.0f;
+        std::memcpy(blk, &d, 4);
+        std::memset(blk + 4, 0x80, kSuper);
+        for (int j = 0; j < 16; ++j) put_u16(blk + 4 + kSuper + 2 * j, uint16_t(int16_t(-2048)));
+    }
+    return x;
+}
+
 // Every fast tier the CPU runs and order on one weight shape and these activation
 // row counts (with per_row_calls, also each activation row in a call of its
-// own); returns how many kernels ran.
-int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns, bool per_row_calls = false) {
+// own); returns how many kernels ran. worst_case: every weight byte 0xff (codes,
+// scales and mins at their maximum) against activation codes all -128.
+int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns, bool per_row_calls = false,
+                    bool worst_case = false) {
     const skn_isa tiers[] = {SKN_ISA_AVX2, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI, SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD,
                              SKN_ISA_NEON_I8MM};
     const int64_t in = bpr * kSuper;
@@ -78,7 +94,7 @@ int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns,
     for (const FormatCase& fc : kFormats) {
         const FormatTraits& f = *find_format(fc.id);
         std::mt19937 rng(1234 + int(fc.id));
-        std::vector<uint8_t> wrm = extreme_weight(fc, out, bpr, rng);
+        std::vector<uint8_t> wrm = extreme_weight(fc, out, bpr, rng, worst_case ? 0 : -1);
         std::vector<float> wdec(size_t(out * in));
         dequantize_tensor(f, wrm.data(), wrm.size(), out, in, wdec.data(), wdec.size());
         const int64_t shape[2] = {out, in};
@@ -90,7 +106,8 @@ int check_all_tiers(int64_t out, int64_t bpr, std::initializer_list<int64_t> ns,
             return checked_tiers;
         }
         for (int64_t n : ns) {
-            const std::vector<uint8_t> xq = test::extreme_q8k_activations(n, bpr, rng);
+            const std::vector<uint8_t> xq =
+                worst_case ? most_negative_q8k_activations(n, bpr) : test::extreme_q8k_activations(n, bpr, rng);
             std::vector<float> first;
             std::string first_name;
             for (skn_isa isa : tiers) {
@@ -167,6 +184,17 @@ TEST(KquantExtremes, FewRowCallsMatchEachRowAloneOnOddShapes) {
     ran += check_all_tiers(21, 3, {3, 4, 5, 6, 7, 8, 9, 12, 17}, true);
     ran += check_all_tiers(3, 3, {4, 9}, true);
     if (ran == 0) GTEST_SKIP() << "no fast K-quant tier runs on this CPU";
+}
+
+// Every block at the largest integer sums its kernels form: the x86 row-lane
+// step's int16 sub-block sums (Q5_K: 8 * 31 * 128 of 32767 with two rows per
+// 128-bit lane, 8 activation rows) and every other path's int16 steps are
+// exact only below that limit, so saturation would show against the f64 sum
+// and across tiers. n = 4 and 8 (the row-lane forms), 6 (8 with rows
+// repeated), 3 (wide step), 1.
+TEST(KquantExtremes, LargestSumsStayExact) {
+    if (check_all_tiers(21, 3, {1, 3, 4, 6, 8}, true, true) == 0)
+        GTEST_SKIP() << "no fast K-quant tier runs on this CPU";
 }
 
 }  // namespace
