@@ -1,43 +1,96 @@
 // SPDX-License-Identifier: MIT
 #include "runtime/thread_pool.hpp"
 
+#include <chrono>
+
 namespace skn_core {
+namespace {
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+// Spins until ready() or until `budget` has passed; returns ready().
+template <class Ready>
+bool spin_until(const Ready& ready, std::chrono::microseconds budget) {
+    const auto until = std::chrono::steady_clock::now() + budget;
+    for (;;) {
+        for (int i = 0; i < 64; ++i) {
+            if (ready()) return true;
+            cpu_relax();
+        }
+        if (std::chrono::steady_clock::now() >= until) return ready();
+    }
+}
+
+// How long a worker keeps its core after a job before it sleeps: long
+// enough for the next call of a decode step to find it awake, short
+// enough that an idle pool gives the core back soon.
+constexpr std::chrono::microseconds kWorkerSpin{200};
+// How long the caller spins for the workers' last tasks before it sleeps.
+constexpr std::chrono::microseconds kCallerSpin{2000};
+
+}  // namespace
 
 ThreadPool::ThreadPool(int threads) {
     for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
 }
 
 ThreadPool::~ThreadPool() {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        stop_ = true;
-    }
+    stop_.store(true);
+    { std::lock_guard<std::mutex> lock(mutex_); }  // a worker between its check and its wait sees stop_
     wake_.notify_all();
     for (auto& t : workers_) t.join();
 }
 
 void ThreadPool::run_tasks() {
-    // Called with mutex_ held; takes tasks one at a time until none are left.
-    while (next_ < count_) {
-        const int64_t i = next_++;
-        const auto* task = task_;
-        mutex_.unlock();
+    const auto* task = task_;
+    const int64_t count = count_;
+    for (int64_t i = next_.fetch_add(1, std::memory_order_relaxed); i < count;
+         i = next_.fetch_add(1, std::memory_order_relaxed)) {
         (*task)(i);
-        mutex_.lock();
+        if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == count) {
+            { std::lock_guard<std::mutex> lock(mutex_); }  // the caller, if asleep, is waiting on finished_
+            finished_.notify_all();
+        }
     }
 }
 
-void ThreadPool::worker_loop() {
+void ThreadPool::wait_for_job(uint64_t seen) {
+    // Sequentially consistent loads: with the caller's bump of generation_
+    // and load of sleepers_, at least one side sees the other.
+    auto ready = [&] { return stop_.load() || generation_.load() != seen; };
+    if (spin_until(ready, kWorkerSpin)) return;
     std::unique_lock<std::mutex> lock(mutex_);
-    uint64_t seen = generation_;
+    sleepers_.fetch_add(1);
+    wake_.wait(lock, ready);
+    sleepers_.fetch_sub(1);
+}
+
+void ThreadPool::worker_loop() {
+    uint64_t seen = 0;
     for (;;) {
-        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
-        ++busy_;
-        run_tasks();
-        if (--busy_ == 0) done_.notify_all();
+        wait_for_job(seen);
+        if (stop_.load()) return;
+        seen = generation_.load();
+        // Enter, then look at the gate (both sequentially consistent): a
+        // caller that closed the gate and saw nobody inside may be rewriting
+        // the job, and then this load sees the gate closed.
+        inside_.fetch_add(1);
+        if (open_.load()) run_tasks();
+        inside_.fetch_sub(1, std::memory_order_release);
     }
+}
+
+void ThreadPool::wait_until_finished() {
+    auto finished = [&] { return done_.load(std::memory_order_acquire) == count_; };
+    if (spin_until(finished, kCallerSpin)) return;
+    std::unique_lock<std::mutex> lock(mutex_);
+    finished_.wait(lock, finished);
 }
 
 void ThreadPool::parallel_for(int64_t count, const std::function<void(int64_t)>& task) {
@@ -46,18 +99,22 @@ void ThreadPool::parallel_for(int64_t count, const std::function<void(int64_t)>&
         for (int64_t i = 0; i < count; ++i) task(i);
         return;
     }
-    std::unique_lock<std::mutex> lock(mutex_);
+    // A worker late for the last job may still be inside (it found no task
+    // left); the gate is closed, so anyone entering now leaves at once.
+    while (!spin_until([&] { return inside_.load() == 0; }, kWorkerSpin)) std::this_thread::yield();
     task_ = &task;
     count_ = count;
-    next_ = 0;
-    ++generation_;
-    wake_.notify_all();
-    ++busy_;
+    next_.store(0, std::memory_order_relaxed);
+    done_.store(0, std::memory_order_relaxed);
+    open_.store(true);
+    generation_.fetch_add(1);
+    if (sleepers_.load() > 0) {
+        { std::lock_guard<std::mutex> lock(mutex_); }
+        wake_.notify_all();
+    }
     run_tasks();
-    --busy_;
-    done_.wait(lock, [&] { return busy_ == 0 && next_ >= count_; });
-    task_ = nullptr;
-    count_ = 0;
+    wait_until_finished();
+    open_.store(false);
 }
 
 }  // namespace skn_core
