@@ -29,6 +29,11 @@ struct TestWeight {
                bool random_blocks = false);
 };
 
+// The 32-element block formats whose integer kernels pair with Q8_0
+// activations (the q32 kernel family): its tests' format parameter.
+inline constexpr FormatId kQ32Formats[] = {FormatId::Q4_0, FormatId::Q4_1, FormatId::Q5_0, FormatId::Q5_1,
+                                           FormatId::Q8_0, FormatId::IQ4_NL, FormatId::MXFP4};
+
 // Every kernel of the default registry, as test parameters.
 std::vector<const Kernel*> registered_kernels();
 

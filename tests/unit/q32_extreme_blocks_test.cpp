@@ -21,6 +21,7 @@
 #include "layout/prepack.hpp"
 #include "runtime/cpu.hpp"
 #include "support/block_builder.hpp"
+#include "support/matmul_harness.hpp"
 #include "support/matmul_reference.hpp"
 
 namespace skn_core {
@@ -161,8 +162,7 @@ TEST_P(Q32ExtremeBlocks, EveryFastTierAndOrderGivesTheSameBits) {
 
 std::vector<Case> cases() {
     std::vector<Case> v;
-    for (FormatId f : {FormatId::Q4_0, FormatId::Q4_1, FormatId::Q5_0, FormatId::Q5_1, FormatId::Q8_0,
-                       FormatId::IQ4_NL, FormatId::MXFP4})
+    for (FormatId f : test::kQ32Formats)
         for (int64_t bpr : {3, 11, 130})
             for (int64_t n : {1, 3, 11, 17}) v.push_back({f, 37, bpr, n});  // 11: an 8-row tile, then 2 and 1
     return v;

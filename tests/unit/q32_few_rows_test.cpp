@@ -86,8 +86,7 @@ TEST_P(Q32FewRows, EveryKernelEveryNGivesTheSameBits) {
 
 std::vector<Case> cases() {
     std::vector<Case> v;
-    for (FormatId f : {FormatId::Q4_0, FormatId::Q4_1, FormatId::Q5_0, FormatId::Q5_1, FormatId::Q8_0,
-                       FormatId::IQ4_NL, FormatId::MXFP4})
+    for (FormatId f : test::kQ32Formats)
         // 3: shorter than a scale group; 4: one group; 9: groups and a tail
         // (Q8_0: pairs); 130: a 128-block chunk and a tail. out 37: two full
         // tiles and a ragged one; 48: three full tiles (contiguous tiles and
