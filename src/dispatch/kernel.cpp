@@ -1,11 +1,24 @@
 // SPDX-License-Identifier: MIT
 #include "dispatch/kernel.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "runtime/isa.hpp"
 
 namespace skn_core {
+
+TaskRows task_rows(const Kernel& k, int64_t n, int64_t out) {
+    TaskRows r;
+    r.small = std::max<int64_t>(1, k.rows_per_task);
+    r.big = r.small;
+    if (k.few_rows_per_task > r.small && n <= k.few_rows_max_n)
+        // Whole multiples of rows_per_task (a multiple of the row tile).
+        r.big = std::max(r.small, std::min(k.few_rows_per_task, out / 8) / r.small * r.small);
+    r.split = r.big > r.small ? (out / r.big - 1) * r.big : 0;
+    r.count = r.split / r.big + (out - r.split + r.small - 1) / r.small;
+    return r;
+}
 
 bool has_fresh_block_strides(const Layout& w) {
     if (w.rank != 2) return false;

@@ -61,10 +61,41 @@ struct Kernel {
     uint32_t needs = kNeedsFloat;
     // Output rows per task the kernel prefers (a multiple of its row tile).
     int64_t rows_per_task = 16;
+    // Calls with at most few_rows_max_n activation rows use tasks of up to
+    // few_rows_per_task rows instead (0: rows_per_task always). A GEMV-like
+    // call streams its weight once; longer row ranges give longer runs of
+    // adjacent bytes per task (INPUT_BLOCK_MAJOR: one run per input block)
+    // and fewer task starts. See task_rows.
+    int64_t few_rows_per_task = 0;
+    int64_t few_rows_max_n = 0;
     // Optional: refuse layouts this kernel cannot read (e.g. a narrowed view
     // with unusual strides). Null means every layout of its class.
     bool (*supports)(const Layout& w) = nullptr;
 };
+
+// How a call's output rows are cut into tasks: tasks of `big` rows up to
+// row `split`, then tasks of `small` rows to the end. Any split gives the
+// same bits (MatmulKernelFn's contract).
+struct TaskRows {
+    int64_t big = 1, small = 1;
+    int64_t split = 0;  // a multiple of big
+    int64_t count = 0;  // tasks
+    int64_t begin(int64_t t) const {
+        const int64_t nbig = split / big;
+        return t < nbig ? t * big : split + (t - nbig) * small;
+    }
+    int64_t end(int64_t t, int64_t out) const {
+        const int64_t e = begin(t) + (t < split / big ? big : small);
+        return e < out ? e : out;
+    }
+};
+
+// The split of `out` rows for a call of n activation rows: tasks of
+// rows_per_task; for n <= few_rows_max_n tasks of few_rows_per_task, but
+// no bigger than an eighth of the rows (two or three threads still share
+// the work evenly), and the last big task's rows cut into rows_per_task
+// tasks so that the threads finish close together.
+TaskRows task_rows(const Kernel& k, int64_t n, int64_t out);
 
 // A `supports` for kernels that step through a 2-D block grid by fixed byte
 // strides: true when `w` has the strides a fresh [out, in] view of its order

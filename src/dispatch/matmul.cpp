@@ -174,12 +174,8 @@ void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const 
         }
     }
 
-    const int64_t per_task = std::max<int64_t>(1, k.rows_per_task);
-    const int64_t tasks = (out + per_task - 1) / per_task;
-    ctx.run(tasks, [&](int64_t t) {
-        const int64_t o0 = t * per_task;
-        k.fn(a, o0, std::min(out, o0 + per_task));
-    });
+    const TaskRows split = task_rows(k, n, out);
+    ctx.run(split.count, [&](int64_t t) { k.fn(a, split.begin(t), split.end(t, out)); });
 
     const int64_t ns = clock.nanoseconds();
     if (!choice.fallback_reason.empty()) emit_kernel_event(ctx, SKN_TRACE_FALLBACK, k, choice.fallback_reason, w, n, ns);

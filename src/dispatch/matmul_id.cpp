@@ -26,7 +26,7 @@ struct Expert {
     const Kernel* kernel = nullptr;
     int64_t first = 0;             // its first row in the gathered batch
     int64_t rows = 0;              // how many slots are routed to it
-    int64_t per_task = 1;          // output rows per task
+    TaskRows split;                // its output rows in tasks
     int64_t first_task = 0;        // its first task in the call's task list
 };
 
@@ -174,9 +174,9 @@ void matmul_wt_id(Context& ctx, const float* x, int64_t n, int64_t x_row_stride,
         ex.kernel = choice.kernel;
         ex.first = start[e];
         ex.rows = start[e + 1] - start[e];
-        ex.per_task = std::max<int64_t>(1, ex.kernel->rows_per_task);
+        ex.split = task_rows(*ex.kernel, ex.rows, out);
         ex.first_task = tasks;
-        tasks += (out + ex.per_task - 1) / ex.per_task;
+        tasks += ex.split.count;
         needs |= ex.kernel->needs;
         gathered_outputs |= ex.rows > 1;
         used.push_back(std::move(ex));
@@ -225,8 +225,8 @@ void matmul_wt_id(Context& ctx, const float* x, int64_t n, int64_t x_row_stride,
         const auto it = std::upper_bound(used.begin(), used.end(), t,
                                          [](int64_t task, const Expert& e) { return task < e.first_task; });
         const Expert& ex = *(it - 1);
-        const int64_t o0 = (t - ex.first_task) * ex.per_task;
-        const int64_t o1 = std::min(out, o0 + ex.per_task);
+        const int64_t o0 = ex.split.begin(t - ex.first_task);
+        const int64_t o1 = ex.split.end(t - ex.first_task, out);
         MatmulArgs a;
         a.w = &ex.w;
         a.out = out;
