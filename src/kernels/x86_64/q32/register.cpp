@@ -32,13 +32,13 @@ void add(Registry& r, FormatId f, LayoutClass c, FormatId act, skn_isa isa, Matm
     k.needs = needs;
     k.rows_per_task = 128;
     // Few activation rows (memory-bound) on the AVX-512 tiers: tasks of up to
-    // 512 rows for the 17- and 18-byte formats, whose 128-row tasks read an
-    // INPUT_BLOCK_MAJOR weight in runs of only ~2.3 KB per input block (the
-    // by-columns walk keeps eight of them going) and start a cold walk 112
+    // 512 rows, whose INPUT_BLOCK_MAJOR runs per input block are 512 x block
+    // bytes instead of 128 x (2.3 KiB for Q4_0, which the by-columns walk
+    // reads eight at a time) and which start a cold walk 31 instead of 112
     // times per [14336, *] call. Measured in docs/kernels/q32.md ("Task
-    // size"); Q8_0 measured no faster at n = 1 with 256 rows.
-    const bool short_blocks = f == FormatId::Q4_0 || f == FormatId::IQ4_NL || f == FormatId::MXFP4;
-    if (short_blocks && (isa == SKN_ISA_AVX512 || isa == SKN_ISA_AVX512_VNNI)) {
+    // size"); Q8_0 (34-byte blocks) measured no faster at n = 1 with 256
+    // rows and keeps 128.
+    if (f != FormatId::Q8_0 && (isa == SKN_ISA_AVX512 || isa == SKN_ISA_AVX512_VNNI)) {
         k.few_rows_per_task = 512;
         k.few_rows_max_n = 8;  // the by-columns walk's activation tiles (C <= 8)
     }
