@@ -53,8 +53,11 @@ void ThreadPool::run_tasks() {
     for (int64_t i = next_.fetch_add(1, std::memory_order_relaxed); i < count;
          i = next_.fetch_add(1, std::memory_order_relaxed)) {
         (*task)(i);
-        if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == count) {
-            { std::lock_guard<std::mutex> lock(mutex_); }  // the caller, if asleep, is waiting on finished_
+        // Sequentially consistent, paired with wait_until_finished: either
+        // the caller sees the last task done or this sees it asleep. A
+        // spinning caller costs the last task no lock.
+        if (done_.fetch_add(1) + 1 == count && caller_asleep_.load()) {
+            { std::lock_guard<std::mutex> lock(mutex_); }
             finished_.notify_all();
         }
     }
@@ -90,7 +93,9 @@ void ThreadPool::wait_until_finished() {
     auto finished = [&] { return done_.load(std::memory_order_acquire) == count_; };
     if (spin_until(finished, kCallerSpin)) return;
     std::unique_lock<std::mutex> lock(mutex_);
-    finished_.wait(lock, finished);
+    caller_asleep_.store(true);
+    finished_.wait(lock, [&] { return done_.load() == count_; });
+    caller_asleep_.store(false);
 }
 
 void ThreadPool::parallel_for(int64_t count, const std::function<void(int64_t)>& task) {

@@ -57,6 +57,7 @@ private:
     std::mutex mutex_;
     std::condition_variable wake_, finished_;
     std::atomic<int> sleepers_{0};
+    std::atomic<bool> caller_asleep_{false};  // the caller waits on finished_
 };
 
 }  // namespace skn_core

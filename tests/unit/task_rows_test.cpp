@@ -41,13 +41,20 @@ TEST(TaskRows, CoverEveryRowOnceInOrder) {
             expect_covers(r, out, what);
             EXPECT_EQ(r.small, 128) << what;
             EXPECT_EQ(r.big % 128, 0) << what;
-            if (n > 8) EXPECT_EQ(r.big, 128) << what;
+            if (n > 8) {
+                EXPECT_EQ(r.big, 128) << what;
+            }
             // Never fewer than 8 big tasks' worth of rows: the work still spreads over threads.
             EXPECT_LE(r.big, std::max<int64_t>(128, out / 8)) << what;
             // The rows of the last big task go in small tasks, so threads finish close together.
-            for (int64_t t = 0; t < r.count; ++t)
-                if (r.begin(t) >= r.split) EXPECT_LE(r.end(t, out) - r.begin(t), r.small) << what;
-            if (r.big > r.small) EXPECT_GE(out - r.split, r.big) << what;
+            for (int64_t t = 0; t < r.count; ++t) {
+                if (r.begin(t) >= r.split) {
+                    EXPECT_LE(r.end(t, out) - r.begin(t), r.small) << what;
+                }
+            }
+            if (r.big > r.small) {
+                EXPECT_GE(out - r.split, r.big) << what;
+            }
         }
     EXPECT_EQ(task_rows(k, 1, 14336).big, 512);
     EXPECT_EQ(task_rows(k, 1, 14336).count, 27 + 4);
@@ -108,7 +115,9 @@ TEST_P(Q32TaskRows, BigTasksGiveTheBitsOfSmallOnes) {
     }
     // The AVX-512 kernels of every format but Q8_0 take bigger tasks at few rows.
     const bool asks = c.f != FormatId::Q8_0;
-    if (asks && cpu_runs(SKN_ISA_AVX512) && c.out >= 2048) EXPECT_GT(big, 0) << f.name;
+    if (asks && cpu_runs(SKN_ISA_AVX512) && c.out >= 2048) {
+        EXPECT_GT(big, 0) << f.name;
+    }
 }
 
 std::vector<Case> cases() {
