@@ -118,4 +118,10 @@ void run_with_kernel(const Kernel& k, const View& w, const float* x, int64_t n, 
     matmul_wt(ctx, x, n, xs, w, bias, y, ys, o);
 }
 
+std::string case_name(FormatId f, std::initializer_list<std::pair<const char*, int64_t>> fields) {
+    std::string name = find_format(f)->name;
+    for (const auto& [label, value] : fields) name += std::string("_") + label + std::to_string(value);
+    return name;
+}
+
 }  // namespace skn_core::test

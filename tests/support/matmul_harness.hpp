@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "dispatch/matmul.hpp"
@@ -33,6 +36,10 @@ struct TestWeight {
 // activations (the q32 kernel family): its tests' format parameter.
 inline constexpr FormatId kQ32Formats[] = {FormatId::Q4_0, FormatId::Q4_1, FormatId::Q5_0, FormatId::Q5_1,
                                            FormatId::Q8_0, FormatId::IQ4_NL, FormatId::MXFP4};
+
+// A parameterised test's name: the format's name, then "_<label><value>"
+// per field, e.g. Q4_0_out37_bpr3.
+std::string case_name(FormatId f, std::initializer_list<std::pair<const char*, int64_t>> fields);
 
 // Every kernel of the default registry, as test parameters.
 std::vector<const Kernel*> registered_kernels();

@@ -169,8 +169,7 @@ std::vector<Case> cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Q32, Q32ExtremeBlocks, ::testing::ValuesIn(cases()), [](const auto& p) {
-    return std::string(find_format(p.param.f)->name) + "_bpr" + std::to_string(p.param.bpr) + "_n" +
-           std::to_string(p.param.n);
+    return test::case_name(p.param.f, {{"bpr", p.param.bpr}, {"n", p.param.n}});
 });
 
 }  // namespace

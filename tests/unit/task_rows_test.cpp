@@ -132,8 +132,7 @@ std::vector<Case> cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Q32, Q32TaskRows, ::testing::ValuesIn(cases()), [](const auto& p) {
-    return std::string(find_format(p.param.f)->name) + "_out" + std::to_string(p.param.out) + "_bpr" +
-           std::to_string(p.param.bpr);
+    return test::case_name(p.param.f, {{"out", p.param.out}, {"bpr", p.param.bpr}});
 });
 
 }  // namespace
