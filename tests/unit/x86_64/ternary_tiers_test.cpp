@@ -135,6 +135,49 @@ TEST_P(TernaryTiers, Avx512MatchesAvx512VnniBitForBitOnExtremeBlocks) {
     }
 }
 
+// A row's y does not depend on how many activation rows share the call:
+// n = 1 runs the GEMV tiles, 2-3 the row tiles, 4 and more (TQ2_0, TQ1_0)
+// the chunked path in chunks of 8, 4, 2 and 1 rows. Every row of every n
+// up to 19 must give that row's n = 1 bits, in both orders, at every
+// AVX-512 tier, with one and two threads (37 rows: a 32-row chunk and a
+// ragged 5).
+TEST_P(TernaryTiers, EveryRowsBitsAreItsOneRowBitsWhateverN) {
+    const Case c = GetParam();
+    const FormatTraits& f = *find_format(c.format);
+    const int64_t in = kBpr * f.block_elems, max_n = 19;
+    std::vector<uint8_t> rm = extreme_weight(f, c.scale_at, in);
+    const int64_t shape[2] = {kOut, in};
+    const View row_major = make_view(rm.data(), rm.size(), f, shape, 2, BlockOrder::RowMajor);
+    Scope scope;
+    View input_major;
+    ASSERT_TRUE(prepack(row_major, BlockOrder::InputBlockMajor, &scope, TraceSink{}, &input_major));
+    const std::vector<float> x = extreme_activations(max_n, in);
+    int checked = 0;
+    for (skn_isa isa : {SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI}) {
+        if (!cpu_runs(isa)) continue;
+        for (LayoutClass lc : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor}) {
+            const Kernel* k = find_kernel(c.format, lc, isa);
+            ASSERT_NE(k, nullptr) << f.name << " " << isa_tag(isa) << " " << layout_tag(lc);
+            const View& w = lc == LayoutClass::BlockedRowMajor ? row_major : input_major;
+            std::vector<float> one_row(size_t(max_n * kOut));
+            for (int64_t i = 0; i < max_n; ++i) {
+                const std::vector<float> xi(x.begin() + i * in, x.begin() + (i + 1) * in);
+                const std::vector<float> y = run(*k, w, xi, 1, in, 1);
+                std::memcpy(one_row.data() + i * kOut, y.data(), size_t(kOut) * 4);
+            }
+            for (int64_t n = 2; n <= max_n; ++n)
+                for (int threads : {1, 2}) {
+                    const std::vector<float> y = run(*k, w, x, n, in, threads);
+                    for (int64_t i = 0; i < n; ++i)
+                        ASSERT_EQ(std::memcmp(one_row.data() + i * kOut, y.data() + i * kOut, size_t(kOut) * 4), 0)
+                            << k->name << " row " << i << " of n=" << n << ", " << threads << " threads";
+                    ++checked;
+                }
+        }
+    }
+    if (checked == 0) GTEST_SKIP() << "needs AVX-512";
+}
+
 INSTANTIATE_TEST_SUITE_P(Formats, TernaryTiers, ::testing::ValuesIn(kCases), case_name);
 
 // I2_S_G64 holds the same codes as I2_S in another byte order, and its
