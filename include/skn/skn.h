@@ -1272,8 +1272,12 @@ typedef struct skn_matmul_options {
 /* Create a context: one thread, the ISA cap from the environment variable
  * SKN_ISA (scalar|avx2|avxvnni|avx512|avx512vnni|neon|neondotprod|neoni8mm|
  * sve|sve2) or else the best this CPU has, no trace sink.
- * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (out NULL, SKN_ISA not a tier name);
- * SKN_E_OUT_OF_MEMORY. */
+ * SKN_STREAM (auto|near|far; default auto) forces how the few-row kernels
+ * stream a weight from memory where the library would otherwise choose by
+ * core family (docs/kernels/q32.md); it never changes a result, and is read
+ * once per process.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (out NULL, SKN_ISA not a tier name,
+ * SKN_STREAM not auto, near or far); SKN_E_OUT_OF_MEMORY. */
 SKN_API skn_status skn_context_create(skn_context** out);
 /* Destroy a context and its threads (NULL is ignored). */
 SKN_API void skn_context_destroy(skn_context* ctx);

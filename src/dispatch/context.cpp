@@ -5,6 +5,7 @@
 
 #include "runtime/isa.hpp"
 #include "runtime/error.hpp"
+#include "runtime/stream_tuning.hpp"
 
 namespace skn_core {
 
@@ -15,6 +16,8 @@ Context::Context() : cap_(detected_isa()), registry_(&default_registry()) {
             fail(SKN_E_INVALID_ARGUMENT, "SKN_ISA=\"{}\" is not one of {}", env, isa_name_list());
         cap_ = cap;
     }
+    if (const char* bad = nullptr; !stream_env_valid(&bad))
+        fail(SKN_E_INVALID_ARGUMENT, "SKN_STREAM=\"{}\" is not one of auto, near, far", bad);
 }
 
 void Context::set_threads(int n) {

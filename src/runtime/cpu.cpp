@@ -49,7 +49,11 @@ CpuFeatures detect() {
 #if SKN_X86
     // cpu_features' flags are signed one-bit fields: a set bit reads as -1, so
     // compare with 0 rather than 1.
-    const auto x = cpu_features::GetX86Info().features;
+    const cpu_features::X86Info info = cpu_features::GetX86Info();
+    const auto& x = info.features;
+    f.x86_amd = std::string(info.vendor) == "AuthenticAMD";
+    f.x86_family = info.family;
+    f.x86_model = info.model;
     f.sse42 = x.sse4_2 != 0;
     f.avx2 = x.avx2 != 0;
     f.fma = x.fma3 != 0;

@@ -38,6 +38,16 @@ void q32_q5_0_q8_0_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q4_1_q8_1_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);  // xq: Q8_1 rows
 void q32_q5_1_q8_1_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);  // xq: Q8_1 rows
 
+// The avx512vnni kernels with far prefetch (q32/avx512vnni_far.cpp,
+// StreamMode::Far): registered for INPUT_BLOCK_MAJOR where the stream tuning
+// is far; the same bits.
+void q32_q4_0_q8_0_far_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q8_0_q8_0_far_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_iq4_nl_q8_0_far_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q5_0_q8_0_far_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q4_1_q8_1_far_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q5_1_q8_1_far_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+
 // The same body without VNNI (q32/avx512.cpp): bit-identical to avx512vnni.
 void q32_q4_0_q8_0_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q8_0_q8_0_avx512(const PackedArgs& a, int64_t o0, int64_t o1);

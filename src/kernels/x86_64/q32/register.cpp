@@ -5,6 +5,7 @@
 // the CPU.
 #include "dispatch/registry.hpp"
 #include "kernels/x86_64/q32/kernels.hpp"
+#include "runtime/stream_tuning.hpp"
 
 namespace skn_core {
 
@@ -25,7 +26,9 @@ bool fits_tile_offsets(const Layout& l) {
     return so * int64_t(l.format->block_bytes) * 16 < (int64_t(1) << 31);
 }
 
-void add(Registry& r, FormatId f, LayoutClass c, FormatId act, skn_isa isa, MatmulKernelFn fn, uint32_t needs) {
+// far: fn is a far-prefetch kernel (q32/avx512vnni_far.cpp).
+void add(Registry& r, FormatId f, LayoutClass c, FormatId act, skn_isa isa, MatmulKernelFn fn, uint32_t needs,
+         bool far = false) {
     Kernel k;
     k.key = KernelKey{Op::MatmulWt, f, c, act, isa};
     k.fn = fn;
@@ -37,18 +40,27 @@ void add(Registry& r, FormatId f, LayoutClass c, FormatId act, skn_isa isa, Matm
     // reads eight at a time) and which start a cold walk 31 instead of 112
     // times per [14336, *] call. Measured in docs/kernels/q32.md ("Task
     // size"); Q8_0 (34-byte blocks, runs twice as long) takes 256: the same
-    // speed at n = 1, 0.93-0.95x the time at n = 8.
+    // speed at n = 1, 0.93-0.95x the time at n = 8. The far-prefetch
+    // kernels (StreamMode::Far, Zen 4) take up to q32_few_rows_per_task
+    // (2048), whose runs the prefetch eight tiles ahead keeps fed; ROW_MAJOR
+    // and MXFP4 ran 1.1-1.4x the time with such tasks there and keep theirs
+    // (docs/kernels/q32.md, "Streaming by core").
     if (isa == SKN_ISA_AVX512 || isa == SKN_ISA_AVX512_VNNI) {
-        k.few_rows_per_task = f == FormatId::Q8_0 ? 256 : 512;
+        k.few_rows_per_task = far ? stream_tuning().q32_few_rows_per_task : f == FormatId::Q8_0 ? 256 : 512;
         k.few_rows_max_n = 8;  // the by-columns walk's activation tiles (C <= 8)
     }
     k.supports = fits_tile_offsets;
     r.add(std::move(k));
 }
 
-void add_both_orders(Registry& r, FormatId f, FormatId act, skn_isa isa, MatmulKernelFn fn, uint32_t needs) {
+// far_fn: the format's far-prefetch twin, which serves INPUT_BLOCK_MAJOR
+// where the stream tuning is far (the only order whose few-row walk it
+// changes).
+void add_both_orders(Registry& r, FormatId f, FormatId act, skn_isa isa, MatmulKernelFn fn, uint32_t needs,
+                     MatmulKernelFn far_fn = nullptr) {
+    const bool far = far_fn != nullptr && stream_tuning().mode == StreamMode::Far;
     add(r, f, LayoutClass::BlockedRowMajor, act, isa, fn, needs);
-    add(r, f, LayoutClass::BlockedInputMajor, act, isa, fn, needs);
+    add(r, f, LayoutClass::BlockedInputMajor, act, isa, far ? far_fn : fn, needs, far);
 }
 
 }  // namespace
@@ -56,17 +68,20 @@ void add_both_orders(Registry& r, FormatId f, FormatId act, skn_isa isa, MatmulK
 void register_q32_kernels(Registry& r) {
     namespace kx = kernels::x86_64;
     const FormatId q8 = FormatId::Q8_0;
-    add_both_orders(r, FormatId::Q4_0, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_q4_0_q8_0_avx512vnni>, kNeedsQuantized);
-    add_both_orders(r, FormatId::Q8_0, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_q8_0_q8_0_avx512vnni>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q4_0, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_q4_0_q8_0_avx512vnni>, kNeedsQuantized,
+                    entry<kx::q32_q4_0_q8_0_far_avx512vnni>);
+    add_both_orders(r, FormatId::Q8_0, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_q8_0_q8_0_avx512vnni>, kNeedsQuantized,
+                    entry<kx::q32_q8_0_q8_0_far_avx512vnni>);
     add_both_orders(r, FormatId::IQ4_NL, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_iq4_nl_q8_0_avx512vnni>,
-                    kNeedsQuantized);
+                    kNeedsQuantized, entry<kx::q32_iq4_nl_q8_0_far_avx512vnni>);
     add_both_orders(r, FormatId::MXFP4, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_mxfp4_q8_0_avx512vnni>,
                     kNeedsQuantized);
-    add_both_orders(r, FormatId::Q5_0, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_q5_0_q8_0_avx512vnni>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q5_0, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_q5_0_q8_0_avx512vnni>, kNeedsQuantized,
+                    entry<kx::q32_q5_0_q8_0_far_avx512vnni>);
     add_both_orders(r, FormatId::Q4_1, FormatId::Q8_1, SKN_ISA_AVX512_VNNI, entry<kx::q32_q4_1_q8_1_avx512vnni>,
-                    kNeedsQuantized);
+                    kNeedsQuantized, entry<kx::q32_q4_1_q8_1_far_avx512vnni>);
     add_both_orders(r, FormatId::Q5_1, FormatId::Q8_1, SKN_ISA_AVX512_VNNI, entry<kx::q32_q5_1_q8_1_avx512vnni>,
-                    kNeedsQuantized);
+                    kNeedsQuantized, entry<kx::q32_q5_1_q8_1_far_avx512vnni>);
     add_both_orders(r, FormatId::Q4_0, q8, SKN_ISA_AVX512, entry<kx::q32_q4_0_q8_0_avx512>, kNeedsQuantized);
     add_both_orders(r, FormatId::Q8_0, q8, SKN_ISA_AVX512, entry<kx::q32_q8_0_q8_0_avx512>, kNeedsQuantized);
     add_both_orders(r, FormatId::IQ4_NL, q8, SKN_ISA_AVX512, entry<kx::q32_iq4_nl_q8_0_avx512>, kNeedsQuantized);

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#include "runtime/stream_tuning.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/cpu.hpp"
+
+namespace skn_core {
+namespace {
+
+// Zen 4 (family 0x19 with AVX-512; Zen 3, the same family, has none): the
+// few-row walk from DRAM ran 0.6-0.87x the time with L2 prefetch eight tiles
+// ahead and 2048-row tasks (Q4_0, Q8_0, IQ4_NL; docs/kernels/q32.md). Zen 5
+// (family 0x1a) and the Intel cores measured L1 prefetch two tiles ahead
+// faster, so they stay Near.
+StreamTuning for_cpu(const CpuFeatures& f) {
+    StreamTuning t;
+    if (f.x86_amd && f.x86_family == 0x19 && f.avx512f) {
+        t.mode = StreamMode::Far;
+        t.q32_few_rows_per_task = 2048;
+    }
+    return t;
+}
+
+const char* stream_env() {
+    const char* v = std::getenv("SKN_STREAM");
+    return v != nullptr && *v != 0 ? v : nullptr;
+}
+
+StreamTuning chosen() {
+    const char* env = stream_env();
+    if (env != nullptr && std::strcmp(env, "near") == 0) return StreamTuning{};
+    if (env != nullptr && std::strcmp(env, "far") == 0) return StreamTuning{StreamMode::Far, 2048};
+    return for_cpu(cpu_features());
+}
+
+}  // namespace
+
+const StreamTuning& stream_tuning() {
+    static const StreamTuning t = chosen();
+    return t;
+}
+
+const char* stream_mode_name(StreamMode m) { return m == StreamMode::Far ? "far" : "near"; }
+
+bool stream_env_valid(const char** bad) {
+    const char* env = stream_env();
+    if (env == nullptr || std::strcmp(env, "auto") == 0 || std::strcmp(env, "near") == 0 ||
+        std::strcmp(env, "far") == 0)
+        return true;
+    *bad = env;
+    return false;
+}
+
+}  // namespace skn_core

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+// The stream tuning (runtime/stream_tuning.hpp) moves prefetches and task
+// sizes only: each q32 far-prefetch kernel gives its near twin's bits; the
+// tuning follows the core family; SKN_STREAM is checked like SKN_ISA.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "dispatch/context.hpp"
+#include "dispatch/kernel.hpp"
+#include "dispatch/registry.hpp"
+#include "fixtures/sample_weight.hpp"
+#include "kernels/x86_64/q32/kernels.hpp"
+#include "runtime/cpu.hpp"
+#include "runtime/error.hpp"
+#include "runtime/stream_tuning.hpp"
+#include "support/matmul_harness.hpp"
+
+namespace skn_core {
+namespace {
+
+template <kernels::x86_64::Q32Fn F>
+void entry(const MatmulArgs& a, int64_t b, int64_t e) {
+    F(kernels::x86_64::packed_args(a), b, e);
+}
+
+struct Twin {
+    FormatId f;
+    MatmulKernelFn near, far;
+};
+
+namespace kx = kernels::x86_64;
+const Twin kTwins[] = {
+    {FormatId::Q4_0, entry<kx::q32_q4_0_q8_0_avx512vnni>, entry<kx::q32_q4_0_q8_0_far_avx512vnni>},
+    {FormatId::Q8_0, entry<kx::q32_q8_0_q8_0_avx512vnni>, entry<kx::q32_q8_0_q8_0_far_avx512vnni>},
+    {FormatId::IQ4_NL, entry<kx::q32_iq4_nl_q8_0_avx512vnni>, entry<kx::q32_iq4_nl_q8_0_far_avx512vnni>},
+    {FormatId::Q5_0, entry<kx::q32_q5_0_q8_0_avx512vnni>, entry<kx::q32_q5_0_q8_0_far_avx512vnni>},
+    {FormatId::Q4_1, entry<kx::q32_q4_1_q8_1_avx512vnni>, entry<kx::q32_q4_1_q8_1_far_avx512vnni>},
+    {FormatId::Q5_1, entry<kx::q32_q5_1_q8_1_avx512vnni>, entry<kx::q32_q5_1_q8_1_far_avx512vnni>},
+};
+
+struct Case {
+    FormatId f;
+    int64_t out, bpr;
+};
+
+class Q32StreamTuning : public ::testing::TestWithParam<Case> {};
+
+// The far kernel gives the near kernel's bits in both orders (it is
+// registered for INPUT_BLOCK_MAJOR; ROW_MAJOR runs the same walk either way),
+// at the few-row sizes where the walk differs and at a batch size where it
+// does not, with far tasks and on two threads.
+TEST_P(Q32StreamTuning, FarKernelGivesTheNearBits) {
+    if (!cpu_runs(SKN_ISA_AVX512_VNNI)) GTEST_SKIP() << "no AVX512-VNNI: " << cpu_features_text();
+    const Case c = GetParam();
+    const Twin* twin = nullptr;
+    for (const Twin& t : kTwins)
+        if (t.f == c.f) twin = &t;
+    ASSERT_NE(twin, nullptr);
+    const FormatTraits& f = *find_format(c.f);
+    test::TestWeight rm(f, c.out, c.bpr, LayoutClass::BlockedRowMajor, 11 + uint64_t(c.bpr));
+    test::TestWeight ibm(f, c.out, c.bpr, LayoutClass::BlockedInputMajor, 11 + uint64_t(c.bpr));
+    const int64_t in = rm.in;
+    constexpr int64_t kMaxN = 17;
+    std::vector<float> x(size_t(kMaxN * in));
+    sample_weight(x.data(), kMaxN, in, 3 + uint64_t(c.out));
+    std::vector<float> bias(size_t(c.out));
+    sample_weight(bias.data(), 1, c.out, 9);
+    Kernel near;
+    near.key = KernelKey{Op::MatmulWt, c.f, LayoutClass::BlockedInputMajor, f.activation, SKN_ISA_AVX512_VNNI};
+    near.name = "near";
+    near.fn = twin->near;
+    near.needs = kNeedsQuantized;
+    near.rows_per_task = 128;
+    near.few_rows_per_task = 512;
+    near.few_rows_max_n = 8;
+    Kernel far = near;
+    far.name = "far";
+    far.fn = twin->far;
+    far.few_rows_per_task = 2048;
+    for (const test::TestWeight* w : {&ibm, &rm})
+        for (int64_t n : {1, 2, 4, 7, 8, 17}) {
+            near.key.layout = far.key.layout = w->view.layout.layout_class();
+            std::vector<float> yn(size_t(n * c.out), -3.0f), yf(size_t(n * c.out), -5.0f);
+            test::run_with_kernel(near, w->view, x.data(), n, in, bias.data(), yn.data(), c.out, 2);
+            test::run_with_kernel(far, w->view, x.data(), n, in, bias.data(), yf.data(), c.out, 2);
+            ASSERT_EQ(std::memcmp(yn.data(), yf.data(), yf.size() * sizeof(float)), 0)
+                << f.name << (w == &rm ? " rm" : " ibm") << " n=" << n;
+        }
+}
+
+std::vector<Case> cases() {
+    std::vector<Case> v;
+    // out 4100: a ragged last tile and more than eight tiles ahead of the
+    // first (the far walk's distance); 40: fewer tiles than the distance, so
+    // the prefetch wraps to the next pass; bpr 9 and 20: one and three
+    // eight-block passes with a tail.
+    for (const Twin& t : kTwins)
+        for (int64_t out : {40, 4100})
+            for (int64_t bpr : {9, 20}) v.push_back({t.f, out, bpr});
+    return v;
+}
+
+INSTANTIATE_TEST_SUITE_P(Q32, Q32StreamTuning, ::testing::ValuesIn(cases()), [](const auto& p) {
+    return test::case_name(p.param.f, {{"out", p.param.out}, {"bpr", p.param.bpr}});
+});
+
+// Zen 4 alone is far; what the CPU is decides, unless SKN_STREAM says.
+TEST(StreamTuning, ChosenByCoreFamily) {
+    const CpuFeatures& f = cpu_features();
+    const char* env = std::getenv("SKN_STREAM");
+    if (env != nullptr && *env != 0 && std::strcmp(env, "auto") != 0) GTEST_SKIP() << "SKN_STREAM=" << env;
+    const bool zen4 = f.x86_amd && f.x86_family == 0x19 && f.avx512f;
+    EXPECT_EQ(stream_tuning().mode == StreamMode::Far, zen4) << cpu_features_text() << " family " << f.x86_family;
+    EXPECT_EQ(stream_tuning().q32_few_rows_per_task, zen4 ? 2048 : 0);
+    // The registry serves INPUT_BLOCK_MAJOR Q4_0 at avx512vnni with the far
+    // kernel exactly where the tuning is far (its task size tells).
+    if (cpu_runs(SKN_ISA_AVX512_VNNI))
+        for (const Kernel& k : default_registry().kernels())
+            if (k.key.weight == FormatId::Q4_0 && k.key.isa == SKN_ISA_AVX512_VNNI &&
+                k.key.activation == FormatId::Q8_0) {
+                const bool ibm = k.key.layout == LayoutClass::BlockedInputMajor;
+                EXPECT_EQ(k.few_rows_per_task, ibm && zen4 ? 2048 : 512) << k.name;
+            }
+}
+
+TEST(StreamTuning, BadEnvironmentValueIsRefusedByContexts) {
+    const char* old = std::getenv("SKN_STREAM");
+    const std::string saved = old != nullptr ? old : "";
+    ASSERT_EQ(setenv("SKN_STREAM", "fast", 1), 0);
+    const char* bad = nullptr;
+    EXPECT_FALSE(stream_env_valid(&bad));
+    EXPECT_STREQ(bad, "fast");
+    try {
+        Context ctx;
+        ADD_FAILURE() << "a context was created with SKN_STREAM=fast";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.status(), SKN_E_INVALID_ARGUMENT);
+        EXPECT_NE(std::string(e.what()).find("auto, near, far"), std::string::npos) << e.what();
+    }
+    for (const char* ok : {"auto", "near", "far"}) {
+        ASSERT_EQ(setenv("SKN_STREAM", ok, 1), 0);
+        EXPECT_TRUE(stream_env_valid(&bad)) << ok;
+        EXPECT_NO_THROW(Context ctx) << ok;
+    }
+    if (old != nullptr) setenv("SKN_STREAM", saved.c_str(), 1);
+    else unsetenv("SKN_STREAM");
+}
+
+}  // namespace
+}  // namespace skn_core
