@@ -53,7 +53,6 @@ CpuFeatures detect() {
     const auto& x = info.features;
     f.x86_amd = std::string(info.vendor) == "AuthenticAMD";
     f.x86_family = info.family;
-    f.x86_model = info.model;
     f.sse42 = x.sse4_2 != 0;
     f.avx2 = x.avx2 != 0;
     f.fma = x.fma3 != 0;

@@ -20,7 +20,7 @@ struct CpuFeatures {
     int sve_vector_bits = 0;  // the SVE vector length this process runs with; 0 without SVE
     // Which core this is, for tuning that no ISA bit implies (stream_tuning.hpp).
     bool x86_amd = false;
-    int x86_family = 0, x86_model = 0;  // CPUID's display family and model
+    int x86_family = 0;  // CPUID's display family (base + extended)
 };
 
 const CpuFeatures& cpu_features();

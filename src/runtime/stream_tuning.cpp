@@ -10,10 +10,11 @@ namespace skn_core {
 namespace {
 
 // Zen 4 (family 0x19 with AVX-512; Zen 3, the same family, has none): the
-// few-row walk from DRAM ran 0.6-0.87x the time with L2 prefetch eight tiles
-// ahead and 2048-row tasks (Q4_0, Q8_0, IQ4_NL; docs/kernels/q32.md). Zen 5
-// (family 0x1a) and the Intel cores measured L1 prefetch two tiles ahead
-// faster, so they stay Near.
+// few-row INPUT_BLOCK_MAJOR walk from DRAM ran 0.65-0.90x the time with L2
+// prefetch eight tiles ahead and 2048-row tasks (Q4_0, Q8_0, IQ4_NL at
+// n = 1; docs/kernels/q32.md, "Streaming by core"). Zen 5 (family 0x1a)
+// and the Intel cores measured L1 prefetch two tiles ahead faster, so they
+// stay Near.
 StreamTuning for_cpu(const CpuFeatures& f) {
     StreamTuning t;
     if (f.x86_amd && f.x86_family == 0x19 && f.avx512f) {
