@@ -15,13 +15,8 @@ namespace {
 // n = 1; docs/kernels/q32.md, "Streaming by core"). Zen 5 (family 0x1a)
 // and the Intel cores measured L1 prefetch two tiles ahead faster, so they
 // stay Near.
-StreamTuning for_cpu(const CpuFeatures& f) {
-    StreamTuning t;
-    if (f.x86_amd && f.x86_family == 0x19 && f.avx512f) {
-        t.mode = StreamMode::Far;
-        t.q32_few_rows_per_task = 2048;
-    }
-    return t;
+StreamMode for_cpu(const CpuFeatures& f) {
+    return f.x86_amd && f.x86_family == 0x19 && f.avx512f ? StreamMode::Far : StreamMode::Near;
 }
 
 const char* stream_env() {
@@ -29,21 +24,19 @@ const char* stream_env() {
     return v != nullptr && *v != 0 ? v : nullptr;
 }
 
-StreamTuning chosen() {
+StreamMode chosen() {
     const char* env = stream_env();
-    if (env != nullptr && std::strcmp(env, "near") == 0) return StreamTuning{};
-    if (env != nullptr && std::strcmp(env, "far") == 0) return StreamTuning{StreamMode::Far, 2048};
+    if (env != nullptr && std::strcmp(env, "near") == 0) return StreamMode::Near;
+    if (env != nullptr && std::strcmp(env, "far") == 0) return StreamMode::Far;
     return for_cpu(cpu_features());
 }
 
 }  // namespace
 
-const StreamTuning& stream_tuning() {
-    static const StreamTuning t = chosen();
-    return t;
+StreamMode stream_mode() {
+    static const StreamMode m = chosen();
+    return m;
 }
-
-const char* stream_mode_name(StreamMode m) { return m == StreamMode::Far ? "far" : "near"; }
 
 bool stream_env_valid(const char** bad) {
     const char* env = stream_env();

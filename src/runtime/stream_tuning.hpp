@@ -21,17 +21,10 @@ enum class StreamMode : int32_t {
     Far = 1,
 };
 
-struct StreamTuning {
-    StreamMode mode = StreamMode::Near;
-    // Rows per task at few activation rows of the far kernels.
-    int64_t q32_few_rows_per_task = 0;
-};
-
-// The tuning of this process: SKN_STREAM (auto|near|far) if set to near or
+// The mode of this process: SKN_STREAM (auto|near|far) if set to near or
 // far, else the CPU's (Far on AMD family 0x19 with AVX-512, i.e. Zen 4;
 // Near elsewhere). Read once.
-const StreamTuning& stream_tuning();
-const char* stream_mode_name(StreamMode m);
+StreamMode stream_mode();
 
 // SKN_STREAM's value is auto, near, far or unset; false (with the value in
 // *bad) otherwise. Contexts refuse to be created with a bad value.

@@ -49,6 +49,17 @@ const std::vector<uint8_t>& sample_weight_quantized(const FormatTraits& fmt, int
 
 }  // namespace
 
+BothOrders::BothOrders(const FormatTraits& fmt, int64_t out, int64_t bpr, uint64_t weight_seed, int64_t max_n,
+                       uint64_t x_seed, uint64_t bias_seed)
+    : rm(fmt, out, bpr, LayoutClass::BlockedRowMajor, weight_seed),
+      ibm(fmt, out, bpr, LayoutClass::BlockedInputMajor, weight_seed),
+      in(rm.in),
+      x(size_t(max_n * rm.in)),
+      bias(size_t(out)) {
+    sample_weight(x.data(), max_n, in, x_seed);
+    sample_weight(bias.data(), 1, out, bias_seed);
+}
+
 TestWeight::TestWeight(const FormatTraits& fmt, int64_t o, int64_t bpr, LayoutClass cls, uint64_t seed,
                        bool random_blocks)
     : f(&fmt), out(o) {

@@ -32,6 +32,17 @@ struct TestWeight {
                bool random_blocks = false);
 };
 
+// One weight in both block orders, with max_n sample activation rows and a
+// sample bias: the inputs of tests that run two kernels and compare bits.
+struct BothOrders {
+    TestWeight rm, ibm;
+    int64_t in = 0;
+    std::vector<float> x, bias;  // [max_n, in], [out]
+
+    BothOrders(const FormatTraits& fmt, int64_t out, int64_t bpr, uint64_t weight_seed, int64_t max_n,
+               uint64_t x_seed, uint64_t bias_seed);
+};
+
 // The 32-element block formats whose integer kernels pair with Q8_0
 // activations (the q32 kernel family): its tests' format parameter.
 inline constexpr FormatId kQ32Formats[] = {FormatId::Q4_0, FormatId::Q4_1, FormatId::Q5_0, FormatId::Q5_1,

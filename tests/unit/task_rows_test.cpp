@@ -11,7 +11,6 @@
 
 #include "dispatch/kernel.hpp"
 #include "dispatch/registry.hpp"
-#include "fixtures/sample_weight.hpp"
 #include "runtime/cpu.hpp"
 #include "support/matmul_harness.hpp"
 
@@ -83,14 +82,10 @@ class Q32TaskRows : public ::testing::TestWithParam<Case> {};
 TEST_P(Q32TaskRows, BigTasksGiveTheBitsOfSmallOnes) {
     const Case c = GetParam();
     const FormatTraits& f = *find_format(c.f);
-    test::TestWeight rm(f, c.out, c.bpr, LayoutClass::BlockedRowMajor, 7 + uint64_t(c.bpr));
-    test::TestWeight ibm(f, c.out, c.bpr, LayoutClass::BlockedInputMajor, 7 + uint64_t(c.bpr));
-    const int64_t in = rm.in;
-    constexpr int64_t kMaxN = 9;
-    std::vector<float> x(size_t(kMaxN * in));
-    sample_weight(x.data(), kMaxN, in, 91 + uint64_t(c.out));
-    std::vector<float> bias(size_t(c.out));
-    sample_weight(bias.data(), 1, c.out, 5);
+    const test::BothOrders inputs(f, c.out, c.bpr, 7 + uint64_t(c.bpr), 9, 91 + uint64_t(c.out), 5);
+    const int64_t in = inputs.in;
+    const std::vector<float>& x = inputs.x;
+    const std::vector<float>& bias = inputs.bias;
     int big = 0;
     for (const Kernel& k : default_registry().kernels()) {
         if (k.key.weight != c.f || k.key.activation == FormatId::F32 || k.key.isa == SKN_ISA_SCALAR ||
@@ -98,7 +93,7 @@ TEST_P(Q32TaskRows, BigTasksGiveTheBitsOfSmallOnes) {
             continue;
         const bool row_major = k.key.layout == LayoutClass::BlockedRowMajor;
         if (!row_major && k.key.layout != LayoutClass::BlockedInputMajor) continue;
-        const View& w = row_major ? rm.view : ibm.view;
+        const View& w = row_major ? inputs.rm.view : inputs.ibm.view;
         Kernel small = k;
         small.few_rows_per_task = 0;
         if (task_rows(k, 1, c.out).big > task_rows(small, 1, c.out).big) ++big;

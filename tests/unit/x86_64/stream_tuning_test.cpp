@@ -12,7 +12,6 @@
 #include "dispatch/context.hpp"
 #include "dispatch/kernel.hpp"
 #include "dispatch/registry.hpp"
-#include "fixtures/sample_weight.hpp"
 #include "kernels/x86_64/q32/kernels.hpp"
 #include "runtime/cpu.hpp"
 #include "runtime/error.hpp"
@@ -61,14 +60,10 @@ TEST_P(Q32StreamTuning, FarKernelGivesTheNearBits) {
         if (t.f == c.f) twin = &t;
     ASSERT_NE(twin, nullptr);
     const FormatTraits& f = *find_format(c.f);
-    test::TestWeight rm(f, c.out, c.bpr, LayoutClass::BlockedRowMajor, 11 + uint64_t(c.bpr));
-    test::TestWeight ibm(f, c.out, c.bpr, LayoutClass::BlockedInputMajor, 11 + uint64_t(c.bpr));
-    const int64_t in = rm.in;
-    constexpr int64_t kMaxN = 17;
-    std::vector<float> x(size_t(kMaxN * in));
-    sample_weight(x.data(), kMaxN, in, 3 + uint64_t(c.out));
-    std::vector<float> bias(size_t(c.out));
-    sample_weight(bias.data(), 1, c.out, 9);
+    const test::BothOrders inputs(f, c.out, c.bpr, 11 + uint64_t(c.bpr), 17, 3 + uint64_t(c.out), 9);
+    const int64_t in = inputs.in;
+    const std::vector<float>& x = inputs.x;
+    const std::vector<float>& bias = inputs.bias;
     Kernel near;
     near.key = KernelKey{Op::MatmulWt, c.f, LayoutClass::BlockedInputMajor, f.activation, SKN_ISA_AVX512_VNNI};
     near.name = "near";
@@ -81,14 +76,14 @@ TEST_P(Q32StreamTuning, FarKernelGivesTheNearBits) {
     far.name = "far";
     far.fn = twin->far;
     far.few_rows_per_task = 2048;
-    for (const test::TestWeight* w : {&ibm, &rm})
+    for (const test::TestWeight* w : {&inputs.ibm, &inputs.rm})
         for (int64_t n : {1, 2, 4, 7, 8, 17}) {
             near.key.layout = far.key.layout = w->view.layout.layout_class();
             std::vector<float> yn(size_t(n * c.out), -3.0f), yf(size_t(n * c.out), -5.0f);
             test::run_with_kernel(near, w->view, x.data(), n, in, bias.data(), yn.data(), c.out, 2);
             test::run_with_kernel(far, w->view, x.data(), n, in, bias.data(), yf.data(), c.out, 2);
             ASSERT_EQ(std::memcmp(yn.data(), yf.data(), yf.size() * sizeof(float)), 0)
-                << f.name << (w == &rm ? " rm" : " ibm") << " n=" << n;
+                << f.name << (w == &inputs.rm ? " rm" : " ibm") << " n=" << n;
         }
 }
 
@@ -114,8 +109,7 @@ TEST(StreamTuning, ChosenByCoreFamily) {
     const char* env = std::getenv("SKN_STREAM");
     if (env != nullptr && *env != 0 && std::strcmp(env, "auto") != 0) GTEST_SKIP() << "SKN_STREAM=" << env;
     const bool zen4 = f.x86_amd && f.x86_family == 0x19 && f.avx512f;
-    EXPECT_EQ(stream_tuning().mode == StreamMode::Far, zen4) << cpu_features_text() << " family " << f.x86_family;
-    EXPECT_EQ(stream_tuning().q32_few_rows_per_task, zen4 ? 2048 : 0);
+    EXPECT_EQ(stream_mode() == StreamMode::Far, zen4) << cpu_features_text() << " family " << f.x86_family;
     // The registry serves INPUT_BLOCK_MAJOR Q4_0 at avx512vnni with the far
     // kernel exactly where the tuning is far (its task size tells).
     if (cpu_runs(SKN_ISA_AVX512_VNNI))

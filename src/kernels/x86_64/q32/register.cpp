@@ -26,6 +26,8 @@ bool fits_tile_offsets(const Layout& l) {
     return so * int64_t(l.format->block_bytes) * 16 < (int64_t(1) << 31);
 }
 
+constexpr int64_t kFarRowsPerTask = 2048;
+
 // far: fn is a far-prefetch kernel (q32/avx512vnni_far.cpp).
 void add(Registry& r, FormatId f, LayoutClass c, FormatId act, skn_isa isa, MatmulKernelFn fn, uint32_t needs,
          bool far = false) {
@@ -41,12 +43,12 @@ void add(Registry& r, FormatId f, LayoutClass c, FormatId act, skn_isa isa, Matm
     // times per [14336, *] call. Measured in docs/kernels/q32.md ("Task
     // size"); Q8_0 (34-byte blocks, runs twice as long) takes 256: the same
     // speed at n = 1, 0.93-0.95x the time at n = 8. The far-prefetch
-    // kernels (StreamMode::Far, Zen 4) take up to q32_few_rows_per_task
-    // (2048), whose runs the prefetch eight tiles ahead keeps fed; ROW_MAJOR
+    // kernels (StreamMode::Far, Zen 4) take up to kFarRowsPerTask, whose
+    // runs the prefetch eight tiles ahead keeps fed; ROW_MAJOR
     // and MXFP4 ran 1.1-1.4x the time with such tasks there and keep theirs
     // (docs/kernels/q32.md, "Streaming by core").
     if (isa == SKN_ISA_AVX512 || isa == SKN_ISA_AVX512_VNNI) {
-        k.few_rows_per_task = far ? stream_tuning().q32_few_rows_per_task : f == FormatId::Q8_0 ? 256 : 512;
+        k.few_rows_per_task = far ? kFarRowsPerTask : f == FormatId::Q8_0 ? 256 : 512;
         k.few_rows_max_n = 8;  // the by-columns walk's activation tiles (C <= 8)
     }
     k.supports = fits_tile_offsets;
@@ -58,7 +60,7 @@ void add(Registry& r, FormatId f, LayoutClass c, FormatId act, skn_isa isa, Matm
 // changes).
 void add_both_orders(Registry& r, FormatId f, FormatId act, skn_isa isa, MatmulKernelFn fn, uint32_t needs,
                      MatmulKernelFn far_fn = nullptr) {
-    const bool far = far_fn != nullptr && stream_tuning().mode == StreamMode::Far;
+    const bool far = far_fn != nullptr && stream_mode() == StreamMode::Far;
     add(r, f, LayoutClass::BlockedRowMajor, act, isa, fn, needs);
     add(r, f, LayoutClass::BlockedInputMajor, act, isa, far ? far_fn : fn, needs, far);
 }
