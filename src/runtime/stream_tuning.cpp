@@ -38,6 +38,11 @@ StreamMode stream_mode() {
     return m;
 }
 
+bool q8_0_row_major_ahead() {
+    static const bool ahead = cpu_features().x86_amd;
+    return ahead;
+}
+
 bool stream_env_valid(const char** bad) {
     const char* env = stream_env();
     if (env == nullptr || std::strcmp(env, "auto") == 0 || std::strcmp(env, "near") == 0 ||

@@ -26,6 +26,17 @@ enum class StreamMode : int32_t {
 // Near elsewhere). Read once.
 StreamMode stream_mode();
 
+// Whether the AVX-512 q32 kernels' few-row ROW_MAJOR walk over Q8_0 (34-byte
+// blocks: ~8.5 cache lines per block step) prefetches the next row tile in
+// software, as it does for every other q32 format (rows of one 128-block
+// chunk; longer rows never do). AMD: yes (Zen 5, 2026-12-04: n = 1 0.79-0.81x,
+// n = 8 0.67-0.70x the time at [14336, 4096], [4096, 4096], [1024, 4096]);
+// elsewhere no (the Intel guest of 2026-12-02, where the hardware prefetcher
+// alone streamed n = 1 1.01-1.09x and n = 8 1.10x as fast). docs/kernels/q32.md, "Memory order".
+// Read once; SKN_STREAM does not move it. The q32 registration passes it to
+// the kernel (PackedArgs::row_tile_ahead).
+bool q8_0_row_major_ahead();
+
 // SKN_STREAM's value is auto, near, far or unset; false (with the value in
 // *bad) otherwise. Contexts refuse to be created with a bad value.
 bool stream_env_valid(const char** bad);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The stream tuning (runtime/stream_tuning.hpp) moves prefetches and task
 // sizes only: each q32 far-prefetch kernel gives its near twin's bits; the
-// tuning follows the core family; SKN_STREAM is checked like SKN_ISA.
+// tuning follows the core family (Q8_0's ROW_MAJOR next-tile prefetch the
+// vendor); SKN_STREAM is checked like SKN_ISA.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -119,6 +120,71 @@ TEST(StreamTuning, ChosenByCoreFamily) {
                 const bool ibm = k.key.layout == LayoutClass::BlockedInputMajor;
                 EXPECT_EQ(k.few_rows_per_task, ibm && zen4 ? 2048 : 512) << k.name;
             }
+}
+
+// Q8_0's ROW_MAJOR few-row walk prefetches the next row tile on AMD cores
+// only, whatever SKN_STREAM says (it moves the INPUT_BLOCK_MAJOR walk).
+TEST(StreamTuning, Q8RowMajorAheadChosenByVendor) {
+    const CpuFeatures& f = cpu_features();
+    EXPECT_EQ(q8_0_row_major_ahead(), f.x86_amd) << cpu_features_text();
+}
+
+template <kernels::x86_64::Q32Fn F, bool kAhead>
+void entry_ahead(const MatmulArgs& a, int64_t b, int64_t e) {
+    kernels::x86_64::PackedArgs p = kernels::x86_64::packed_args(a);
+    p.row_tile_ahead = kAhead;
+    F(p, b, e);
+}
+
+struct AheadPair {
+    FormatId f;
+    skn_isa isa;
+    MatmulKernelFn with, without;
+};
+
+// The ROW_MAJOR next-tile prefetch, taken or not (PackedArgs::row_tile_ahead,
+// and rows longer than one 128-block chunk, which never take it), leaves
+// the bits as they are: rows of one chunk and of two, a ragged last tile,
+// activation tiles of 1 ... 8 rows and a batch past them, two threads.
+TEST(Q32RowTileAhead, TakenOrNotTheBitsAreTheSame) {
+    const AheadPair pairs[] = {
+        {FormatId::Q8_0, SKN_ISA_AVX512_VNNI, entry_ahead<kx::q32_q8_0_q8_0_avx512vnni, true>,
+         entry_ahead<kx::q32_q8_0_q8_0_avx512vnni, false>},
+        {FormatId::Q4_0, SKN_ISA_AVX512_VNNI, entry_ahead<kx::q32_q4_0_q8_0_avx512vnni, true>,
+         entry_ahead<kx::q32_q4_0_q8_0_avx512vnni, false>},
+        {FormatId::Q8_0, SKN_ISA_AVX512, entry_ahead<kx::q32_q8_0_q8_0_avx512, true>,
+         entry_ahead<kx::q32_q8_0_q8_0_avx512, false>},
+    };
+    int ran = 0;
+    for (const AheadPair& pr : pairs) {
+        if (!cpu_runs(pr.isa)) continue;
+        const FormatTraits& f = *find_format(pr.f);
+        for (int64_t bpr : {9, 130}) {
+            const test::BothOrders inputs(f, 100, bpr, 5 + uint64_t(bpr), 17, 13, 3);
+            Kernel with;
+            with.key = KernelKey{Op::MatmulWt, pr.f, LayoutClass::BlockedRowMajor, f.activation, pr.isa};
+            with.name = "with";
+            with.fn = pr.with;
+            with.needs = kNeedsQuantized;
+            with.rows_per_task = 128;
+            with.few_rows_per_task = 512;
+            with.few_rows_max_n = 8;
+            Kernel without = with;
+            without.name = "without";
+            without.fn = pr.without;
+            for (int64_t n : {1, 2, 5, 8, 17}) {
+                std::vector<float> yw(size_t(n * 100), -3.0f), yo(size_t(n * 100), -5.0f);
+                test::run_with_kernel(with, inputs.rm.view, inputs.x.data(), n, inputs.in, inputs.bias.data(),
+                                      yw.data(), 100, 2);
+                test::run_with_kernel(without, inputs.rm.view, inputs.x.data(), n, inputs.in, inputs.bias.data(),
+                                      yo.data(), 100, 2);
+                ASSERT_EQ(std::memcmp(yw.data(), yo.data(), yw.size() * sizeof(float)), 0)
+                    << f.name << " " << isa_tag(pr.isa) << " bpr=" << bpr << " n=" << n;
+                ++ran;
+            }
+        }
+    }
+    if (ran == 0) GTEST_SKIP() << "no AVX-512: " << cpu_features_text();
 }
 
 TEST(StreamTuning, BadEnvironmentValueIsRefusedByContexts) {

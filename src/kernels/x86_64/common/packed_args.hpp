@@ -25,6 +25,11 @@ struct PackedArgs {
     float* y = nullptr;
     int64_t y_stride = 0;
     float tensor_scale = 1.0f;   // per-tensor scale (I2_S), 1 otherwise
+    // Stream tuning the registration chose for this kernel on this core
+    // (runtime/stream_tuning.hpp), which kernel code may not read itself:
+    // whether the few-row ROW_MAJOR walk prefetches the next row tile in
+    // software (q32). Never changes a result.
+    bool row_tile_ahead = true;
 };
 
 // Built without ISA flags (common/packed_args.cpp).

@@ -18,6 +18,15 @@ void entry(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
     F(kernels::x86_64::packed_args(a), out_begin, out_end);
 }
 
+// Q8_0 at the AVX-512 tiers: its ROW_MAJOR few-row walk prefetches the next
+// row tile only on the cores that stream it faster so (q8_0_row_major_ahead()).
+template <Q32Fn F>
+void entry_q8_0(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
+    kernels::x86_64::PackedArgs p = kernels::x86_64::packed_args(a);
+    p.row_tile_ahead = q8_0_row_major_ahead();
+    F(p, out_begin, out_end);
+}
+
 // The avx2 kernels gather a tile's 16 rows with 32-bit byte offsets from its
 // first row and step blocks with positive strides.
 bool fits_tile_offsets(const Layout& l) {
@@ -72,8 +81,8 @@ void register_q32_kernels(Registry& r) {
     const FormatId q8 = FormatId::Q8_0;
     add_both_orders(r, FormatId::Q4_0, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_q4_0_q8_0_avx512vnni>, kNeedsQuantized,
                     entry<kx::q32_q4_0_q8_0_far_avx512vnni>);
-    add_both_orders(r, FormatId::Q8_0, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_q8_0_q8_0_avx512vnni>, kNeedsQuantized,
-                    entry<kx::q32_q8_0_q8_0_far_avx512vnni>);
+    add_both_orders(r, FormatId::Q8_0, q8, SKN_ISA_AVX512_VNNI, entry_q8_0<kx::q32_q8_0_q8_0_avx512vnni>,
+                    kNeedsQuantized, entry<kx::q32_q8_0_q8_0_far_avx512vnni>);
     add_both_orders(r, FormatId::IQ4_NL, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_iq4_nl_q8_0_avx512vnni>,
                     kNeedsQuantized, entry<kx::q32_iq4_nl_q8_0_far_avx512vnni>);
     add_both_orders(r, FormatId::MXFP4, q8, SKN_ISA_AVX512_VNNI, entry<kx::q32_mxfp4_q8_0_avx512vnni>,
@@ -85,7 +94,7 @@ void register_q32_kernels(Registry& r) {
     add_both_orders(r, FormatId::Q5_1, FormatId::Q8_1, SKN_ISA_AVX512_VNNI, entry<kx::q32_q5_1_q8_1_avx512vnni>,
                     kNeedsQuantized, entry<kx::q32_q5_1_q8_1_far_avx512vnni>);
     add_both_orders(r, FormatId::Q4_0, q8, SKN_ISA_AVX512, entry<kx::q32_q4_0_q8_0_avx512>, kNeedsQuantized);
-    add_both_orders(r, FormatId::Q8_0, q8, SKN_ISA_AVX512, entry<kx::q32_q8_0_q8_0_avx512>, kNeedsQuantized);
+    add_both_orders(r, FormatId::Q8_0, q8, SKN_ISA_AVX512, entry_q8_0<kx::q32_q8_0_q8_0_avx512>, kNeedsQuantized);
     add_both_orders(r, FormatId::IQ4_NL, q8, SKN_ISA_AVX512, entry<kx::q32_iq4_nl_q8_0_avx512>, kNeedsQuantized);
     add_both_orders(r, FormatId::MXFP4, q8, SKN_ISA_AVX512, entry<kx::q32_mxfp4_q8_0_avx512>, kNeedsQuantized);
     add_both_orders(r, FormatId::Q5_0, q8, SKN_ISA_AVX512, entry<kx::q32_q5_0_q8_0_avx512>, kNeedsQuantized);
