@@ -47,6 +47,20 @@ struct Case {
     int64_t out, bpr;
 };
 
+// A q32 kernel entry as q32/register.cpp makes one at the AVX-512 tiers
+// (near task sizes).
+Kernel q32_kernel(const char* name, FormatId f, LayoutClass c, skn_isa isa, MatmulKernelFn fn) {
+    Kernel k;
+    k.key = KernelKey{Op::MatmulWt, f, c, find_format(f)->activation, isa};
+    k.name = name;
+    k.fn = fn;
+    k.needs = kNeedsQuantized;
+    k.rows_per_task = 128;
+    k.few_rows_per_task = 512;
+    k.few_rows_max_n = 8;
+    return k;
+}
+
 class Q32StreamTuning : public ::testing::TestWithParam<Case> {};
 
 // The far kernel gives the near kernel's bits in both orders (it is
@@ -65,17 +79,8 @@ TEST_P(Q32StreamTuning, FarKernelGivesTheNearBits) {
     const int64_t in = inputs.in;
     const std::vector<float>& x = inputs.x;
     const std::vector<float>& bias = inputs.bias;
-    Kernel near;
-    near.key = KernelKey{Op::MatmulWt, c.f, LayoutClass::BlockedInputMajor, f.activation, SKN_ISA_AVX512_VNNI};
-    near.name = "near";
-    near.fn = twin->near;
-    near.needs = kNeedsQuantized;
-    near.rows_per_task = 128;
-    near.few_rows_per_task = 512;
-    near.few_rows_max_n = 8;
-    Kernel far = near;
-    far.name = "far";
-    far.fn = twin->far;
+    Kernel near = q32_kernel("near", c.f, LayoutClass::BlockedInputMajor, SKN_ISA_AVX512_VNNI, twin->near);
+    Kernel far = q32_kernel("far", c.f, LayoutClass::BlockedInputMajor, SKN_ISA_AVX512_VNNI, twin->far);
     far.few_rows_per_task = 2048;
     for (const test::TestWeight* w : {&inputs.ibm, &inputs.rm})
         for (int64_t n : {1, 2, 4, 7, 8, 17}) {
@@ -161,17 +166,8 @@ TEST(Q32RowTileAhead, TakenOrNotTheBitsAreTheSame) {
         const FormatTraits& f = *find_format(pr.f);
         for (int64_t bpr : {9, 130}) {
             const test::BothOrders inputs(f, 100, bpr, 5 + uint64_t(bpr), 17, 13, 3);
-            Kernel with;
-            with.key = KernelKey{Op::MatmulWt, pr.f, LayoutClass::BlockedRowMajor, f.activation, pr.isa};
-            with.name = "with";
-            with.fn = pr.with;
-            with.needs = kNeedsQuantized;
-            with.rows_per_task = 128;
-            with.few_rows_per_task = 512;
-            with.few_rows_max_n = 8;
-            Kernel without = with;
-            without.name = "without";
-            without.fn = pr.without;
+            const Kernel with = q32_kernel("with", pr.f, LayoutClass::BlockedRowMajor, pr.isa, pr.with);
+            const Kernel without = q32_kernel("without", pr.f, LayoutClass::BlockedRowMajor, pr.isa, pr.without);
             for (int64_t n : {1, 2, 5, 8, 17}) {
                 std::vector<float> yw(size_t(n * 100), -3.0f), yo(size_t(n * 100), -5.0f);
                 test::run_with_kernel(with, inputs.rm.view, inputs.x.data(), n, inputs.in, inputs.bias.data(),
