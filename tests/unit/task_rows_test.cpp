@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // How matmul_wt cuts a call's output rows into tasks (task_rows: bigger
 // tasks for few activation rows, the last big task's rows in small tasks),
-// and that the q32 kernels that ask for bigger tasks give the same bits
+// and that the kernels that ask for bigger tasks (q32, ternary / low-bit,
+// NVFP4) give the same bits
 // whatever the split, thread count, order, tier and n.
 #include <gtest/gtest.h>
 
@@ -74,12 +75,12 @@ struct Case {
     int64_t out, bpr;
 };
 
-class Q32TaskRows : public ::testing::TestWithParam<Case> {};
+class FewRowTaskRows : public ::testing::TestWithParam<Case> {};
 
 // Each SIMD kernel (every tier this CPU runs, both orders) at n = 1 ... 8 and
 // 9, on 1, 2 and 3 threads, gives the bits of the same kernel cut into
 // rows_per_task tasks on one thread.
-TEST_P(Q32TaskRows, BigTasksGiveTheBitsOfSmallOnes) {
+TEST_P(FewRowTaskRows, BigTasksGiveTheBitsOfSmallOnes) {
     const Case c = GetParam();
     const FormatTraits& f = *find_format(c.f);
     const test::BothOrders inputs(f, c.out, c.bpr, 7 + uint64_t(c.bpr), 9, 91 + uint64_t(c.out), 5);
@@ -119,13 +120,18 @@ std::vector<Case> cases() {
     // out 4100: 512-row tasks, then the last big task's rows and a ragged
     // tile in 128-row tasks; 2100: 256-row tasks; 1: one row. bpr 3: three
     // blocks (shorter than a scale group), 9: groups and a tail.
-    for (FormatId f : test::kQ32Formats)
+    std::vector<FormatId> formats(std::begin(test::kQ32Formats), std::end(test::kQ32Formats));
+    // The ternary / low-bit and NVFP4 families ask for the same task size.
+    for (FormatId f : {FormatId::TQ2_0, FormatId::TQ1_0, FormatId::I2_S, FormatId::I2_S_G64, FormatId::Q2_0,
+                       FormatId::Q1_0, FormatId::NVFP4})
+        formats.push_back(f);
+    for (FormatId f : formats)
         for (int64_t out : {1, 2100, 4100})
             for (int64_t bpr : {3, 9}) v.push_back({f, out, bpr});
     return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(Q32, Q32TaskRows, ::testing::ValuesIn(cases()), [](const auto& p) {
+INSTANTIATE_TEST_SUITE_P(FewRows, FewRowTaskRows, ::testing::ValuesIn(cases()), [](const auto& p) {
     return test::case_name(p.param.f, {{"out", p.param.out}, {"bpr", p.param.bpr}});
 });
 
