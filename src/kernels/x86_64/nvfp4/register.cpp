@@ -7,6 +7,7 @@
 // function reads ROW_MAJOR and INPUT_BLOCK_MAJOR alike: the rm and ibm
 // kernels of a tier are the same code and give bit-identical results.
 #include "dispatch/registry.hpp"
+#include "kernels/x86_64/common/registration.hpp"
 #include "kernels/x86_64/nvfp4/kernels.hpp"
 
 namespace skn_core {
@@ -38,14 +39,7 @@ void register_nvfp4_kernels(Registry& r) {
             k.fn = e.fn;
             k.needs = kNeedsQuantized;
             k.rows_per_task = 32;  // a multiple of every row tile (4 and 2)
-            if (e.isa != SKN_ISA_AVX2) {
-                // Few activation rows (memory-bound) at the AVX-512 tiers:
-                // tasks of up to 512 rows. With 32-row tasks two threads
-                // alternated short runs of the weight and streamed little
-                // faster than one (docs/kernels/nvfp4.md, "Threads").
-                k.few_rows_per_task = 512;
-                k.few_rows_max_n = 8;
-            }
+            kernels::x86_64::take_few_row_tasks(k);
             r.add(std::move(k));
         }
 }

@@ -4,6 +4,7 @@
 // Kernel entries; the kernel bodies run only when the registry has checked
 // the CPU.
 #include "dispatch/registry.hpp"
+#include "kernels/x86_64/common/registration.hpp"
 #include "kernels/x86_64/q32/kernels.hpp"
 #include "runtime/stream_tuning.hpp"
 
@@ -56,10 +57,8 @@ void add(Registry& r, FormatId f, LayoutClass c, FormatId act, skn_isa isa, Matm
     // runs the prefetch eight tiles ahead keeps fed; ROW_MAJOR
     // and MXFP4 ran 1.1-1.4x the time with such tasks there and keep theirs
     // (docs/kernels/q32.md, "Streaming by core").
-    if (isa == SKN_ISA_AVX512 || isa == SKN_ISA_AVX512_VNNI) {
-        k.few_rows_per_task = far ? kFarRowsPerTask : f == FormatId::Q8_0 ? 256 : 512;
-        k.few_rows_max_n = 8;  // the by-columns walk's activation tiles (C <= 8)
-    }
+    kernels::x86_64::take_few_row_tasks(
+        k, far ? kFarRowsPerTask : f == FormatId::Q8_0 ? 256 : kernels::x86_64::kFewRowsPerTask);
     k.supports = fits_tile_offsets;
     r.add(std::move(k));
 }

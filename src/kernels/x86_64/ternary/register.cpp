@@ -8,6 +8,7 @@
 // the rm and ibm kernels of a tier are the same code and give bit-identical
 // results.
 #include "dispatch/registry.hpp"
+#include "kernels/x86_64/common/registration.hpp"
 #include "kernels/x86_64/ternary/kernels.hpp"
 
 namespace skn_core {
@@ -57,14 +58,7 @@ void register_ternary_kernels(Registry& r) {
             k.fn = e.fn;
             k.needs = kNeedsQuantized;
             k.rows_per_task = 32;  // a multiple of every row tile (4 and 2)
-            if (e.isa != SKN_ISA_AVX2) {
-                // Few activation rows (memory-bound) at the AVX-512 tiers:
-                // tasks of up to 512 rows. With 32-row tasks two threads
-                // alternated short runs of the weight and streamed little
-                // faster than one (docs/kernels/ternary.md, "Threads").
-                k.few_rows_per_task = 512;
-                k.few_rows_max_n = 8;
-            }
+            kernels::x86_64::take_few_row_tasks(k);
             r.add(std::move(k));
         }
 }
