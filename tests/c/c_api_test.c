@@ -110,7 +110,7 @@ static void test_quantize_roundtrip(void) {
             e2 += ((double)back[k] - w[k]) * ((double)back[k] - w[k]);
             s2 += (double)w[k] * w[k];
         }
-        /* Every format keeps the signal (ternary/binary ones coarsely); I2_S
+        /* Every format keeps the signal (low_bit/binary ones coarsely); I2_S
          * (either layout) only represents weights that are already ternary. */
         CHECK(f == SKN_FORMAT_I2_S || f == SKN_FORMAT_I2_S_G64 || e2 < s2);
         free(q);

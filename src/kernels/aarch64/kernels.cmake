@@ -11,7 +11,7 @@ set(_a64 ${CMAKE_CURRENT_LIST_DIR})
 target_sources(skn_core PRIVATE
   ${_a64}/register.cpp ${_a64}/common/packed_args.cpp ${_a64}/common/registration.cpp
   ${_a64}/activation/register.cpp ${_a64}/q32/register.cpp
-  ${_a64}/kquants/register.cpp ${_a64}/ternary/register.cpp ${_a64}/nvfp4/register.cpp
+  ${_a64}/superblock/register.cpp ${_a64}/low_bit/register.cpp ${_a64}/nvfp4/register.cpp
   ${_a64}/common/grid_tables.cpp ${_a64}/grid/register.cpp ${_a64}/dense/register.cpp
   ${_a64}/exact/register.cpp)
 
@@ -25,12 +25,12 @@ skn_add_kernel_tier(skn_core q32 neon ${_a64}/q32/neon.cpp OPTIONS -ffp-contract
 skn_add_kernel_tier(skn_core q32 neondotprod ${_a64}/q32/neondotprod.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core q32 neoni8mm ${_a64}/q32/neoni8mm.cpp OPTIONS -ffp-contract=off)
 
-# The K-quant accumulation contract (kquants/kernels.hpp) likewise.
-skn_add_kernel_tier(skn_core kquants neon ${_a64}/kquants/neon.cpp OPTIONS -ffp-contract=off)
-skn_add_kernel_tier(skn_core kquants neondotprod ${_a64}/kquants/neondotprod.cpp OPTIONS -ffp-contract=off)
+# The K-quant accumulation contract (superblock/kernels.hpp) likewise.
+skn_add_kernel_tier(skn_core superblock neon ${_a64}/superblock/neon.cpp OPTIONS -ffp-contract=off)
+skn_add_kernel_tier(skn_core superblock neondotprod ${_a64}/superblock/neondotprod.cpp OPTIONS -ffp-contract=off)
 # -fno-schedule-insns: GCC's pre-allocation scheduler spilled the SMMLA tiles'
-# activation loads (kquants/neoni8mm.cpp, docs/kernels/neon.md).
-skn_add_kernel_tier(skn_core kquants neoni8mm ${_a64}/kquants/neoni8mm.cpp
+# activation loads (superblock/neoni8mm.cpp, docs/kernels/neon.md).
+skn_add_kernel_tier(skn_core superblock neoni8mm ${_a64}/superblock/neoni8mm.cpp
   OPTIONS -ffp-contract=off -fno-schedule-insns)
 
 # The grid accumulation contract (grid/kernels.hpp, docs/kernels/grid.md) likewise;
@@ -41,9 +41,9 @@ skn_add_kernel_tier(skn_core grid neon ${_a64}/grid/neon.cpp OPTIONS -ffp-contra
 skn_add_kernel_tier(skn_core grid neondotprod ${_a64}/grid/neondotprod.cpp
   OPTIONS -ffp-contract=off -fno-schedule-insns)
 
-# The ternary accumulation contract (ternary/kernels.hpp) likewise.
-skn_add_kernel_tier(skn_core ternary neon ${_a64}/ternary/neon.cpp OPTIONS -ffp-contract=off)
-skn_add_kernel_tier(skn_core ternary neondotprod ${_a64}/ternary/neondotprod.cpp OPTIONS -ffp-contract=off)
+# The ternary accumulation contract (low_bit/kernels.hpp) likewise.
+skn_add_kernel_tier(skn_core low_bit neon ${_a64}/low_bit/neon.cpp OPTIONS -ffp-contract=off)
+skn_add_kernel_tier(skn_core low_bit neondotprod ${_a64}/low_bit/neondotprod.cpp OPTIONS -ffp-contract=off)
 
 # The NVFP4 accumulation contract (nvfp4/kernels.hpp) likewise.
 skn_add_kernel_tier(skn_core nvfp4 neon ${_a64}/nvfp4/neon.cpp OPTIONS -ffp-contract=off)

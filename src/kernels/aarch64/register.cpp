@@ -11,9 +11,9 @@ namespace skn_core {
 
 void register_aarch64_activation_kernels(Registry& r);
 void register_aarch64_q32_kernels(Registry& r);
-void register_aarch64_kquants_kernels(Registry& r);
+void register_aarch64_superblock_kernels(Registry& r);
 void register_aarch64_grid_kernels(Registry& r);
-void register_aarch64_ternary_kernels(Registry& r);
+void register_aarch64_low_bit_kernels(Registry& r);
 void register_aarch64_nvfp4_kernels(Registry& r);
 void register_aarch64_dense_kernels(Registry& r);
 void register_aarch64_exact_kernels(Registry& r);
@@ -21,9 +21,9 @@ void register_aarch64_exact_kernels(Registry& r);
 void register_aarch64_kernels(Registry& r) {
     register_aarch64_activation_kernels(r);
     register_aarch64_q32_kernels(r);
-    register_aarch64_kquants_kernels(r);
+    register_aarch64_superblock_kernels(r);
     register_aarch64_grid_kernels(r);
-    register_aarch64_ternary_kernels(r);
+    register_aarch64_low_bit_kernels(r);
     register_aarch64_nvfp4_kernels(r);
     register_aarch64_dense_kernels(r);
     register_aarch64_exact_kernels(r);

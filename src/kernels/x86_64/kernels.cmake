@@ -10,7 +10,7 @@ set(_x86 ${CMAKE_CURRENT_LIST_DIR})
 target_sources(skn_core PRIVATE
   ${_x86}/register.cpp ${_x86}/common/packed_args.cpp ${_x86}/common/grid_tables.cpp ${_x86}/dense/xsmm.cpp ${_x86}/dense/libxsmm_backend.cpp
   ${_x86}/activation/register.cpp ${_x86}/dense/register.cpp ${_x86}/exact/register.cpp
-  ${_x86}/kquants/register.cpp ${_x86}/grid/register.cpp ${_x86}/nvfp4/register.cpp ${_x86}/q32/register.cpp ${_x86}/ternary/register.cpp)
+  ${_x86}/superblock/register.cpp ${_x86}/grid/register.cpp ${_x86}/nvfp4/register.cpp ${_x86}/q32/register.cpp ${_x86}/low_bit/register.cpp)
 
 skn_add_kernel_tier(skn_core activation avx2 ${_x86}/activation/avx2.cpp)
 skn_add_kernel_tier(skn_core activation avx512 ${_x86}/activation/avx512.cpp)
@@ -24,7 +24,7 @@ skn_add_kernel_tier(skn_core dense avx512vnni ${_x86}/dense/avx512vnni.cpp)
 skn_add_kernel_tier(skn_core exact avx2 ${_x86}/exact/avx2.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core exact avx512 ${_x86}/exact/avx512.cpp OPTIONS -ffp-contract=off)
 
-foreach(family grid kquants nvfp4 q32 ternary)
+foreach(family grid low_bit nvfp4 q32 superblock)
   skn_add_kernel_tier(skn_core ${family} avx2 ${_x86}/${family}/avx2.cpp)
   skn_add_kernel_tier(skn_core ${family} avx512 ${_x86}/${family}/avx512.cpp)
   skn_add_kernel_tier(skn_core ${family} avx512vnni ${_x86}/${family}/avx512vnni.cpp)

@@ -9,8 +9,8 @@ namespace skn_core {
 
 void register_activation_kernels(Registry& r);
 void register_q32_kernels(Registry& r);
-void register_kquants_kernels(Registry& r);
-void register_ternary_kernels(Registry& r);
+void register_superblock_kernels(Registry& r);
+void register_low_bit_kernels(Registry& r);
 void register_dense_kernels(Registry& r);
 void register_nvfp4_kernels(Registry& r);
 void register_exact_kernels(Registry& r);
@@ -19,8 +19,8 @@ void register_grid_kernels(Registry& r);
 void register_x86_64_kernels(Registry& r) {
     register_activation_kernels(r);
     register_q32_kernels(r);
-    register_kquants_kernels(r);
-    register_ternary_kernels(r);
+    register_superblock_kernels(r);
+    register_low_bit_kernels(r);
     register_dense_kernels(r);
     register_nvfp4_kernels(r);
     register_exact_kernels(r);

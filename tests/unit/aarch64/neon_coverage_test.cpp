@@ -22,9 +22,9 @@ namespace {
 
 // Fast precision (the format's activation type), both block orders.
 // q32 family (MXFP4 included): src/kernels/aarch64/q32; K-quants:
-// src/kernels/aarch64/kquants; NVFP4: src/kernels/aarch64/nvfp4;
+// src/kernels/aarch64/superblock; NVFP4: src/kernels/aarch64/nvfp4;
 // grid: src/kernels/aarch64/grid; ternary and low-bit (Q1_0, Q2_0):
-// src/kernels/aarch64/ternary. Not listed: Q8_1 and Q8_K, the activation
+// src/kernels/aarch64/low_bit. Not listed: Q8_1 and Q8_K, the activation
 // formats, which have no fast kernels as weights on any ISA.
 constexpr FormatId kNeonFastFormats[] = {FormatId::Q4_0, FormatId::Q8_0, FormatId::IQ4_NL, FormatId::Q5_0,
                                          FormatId::Q4_1, FormatId::Q5_1, FormatId::Q4_K, FormatId::Q6_K,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // x86's avx2 ternary and low-bit kernels (TQ2_0, TQ1_0, I2_S in both layouts, Q1_0, Q2_0) give the bits of the
-// 8-lane contract written out in support/ternary_contract.cpp, the one the
-// NEON ternary kernels are held to (tests/unit/aarch64/neon_ternary_test.cpp):
+// 8-lane contract written out in support/low_bit_contract.cpp, the one the
+// NEON ternary kernels are held to (tests/unit/aarch64/neon_low_bit_test.cpp):
 // so arm64 and x86-64's avx2 tier agree bit for bit on the same bytes. Both
 // block orders, quantized and random-byte blocks (every code), I2_S with a
 // tensor scale that makes the final multiply round.
@@ -15,7 +15,7 @@
 #include "fixtures/sample_weight.hpp"
 #include "runtime/cpu.hpp"
 #include "support/matmul_harness.hpp"
-#include "support/ternary_contract.hpp"
+#include "support/low_bit_contract.hpp"
 
 namespace skn_core {
 namespace {
@@ -54,7 +54,7 @@ TEST_P(TernaryAvx2Contract, GivesTheNeonKernelsContractBits) {
                     std::vector<float> x(size_t(n * tw.in));
                     sample_weight(x.data(), n, tw.in, 500 + uint64_t(case_index));
                     const std::vector<float> want =
-                        test::ternary_contract_y(f, rm.data(), out, tw.in, x, n, nullptr, kI2sScale);
+                        test::low_bit_contract_y(f, rm.data(), out, tw.in, x, n, nullptr, kI2sScale);
                     std::vector<float> y(want.size(), -7.0f);
                     test::run_with_kernel(k, w, x.data(), n, tw.in, nullptr, y.data(), out, 1);
                     ++checked;

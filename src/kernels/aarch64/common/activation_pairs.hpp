@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The n >= 2 driver of the neoni8mm (SMMLA) kernels, q32/neoni8mm.cpp and
-// kquants/neoni8mm.cpp: SMMLA multiplies two weight rows by two activation
+// superblock/neoni8mm.cpp: SMMLA multiplies two weight rows by two activation
 // rows, so the activation rows go in pairs, up to kPairs pairs per tile.
 // Each chunk of input blocks is interleaved once for every output tile; an
 // odd last row runs the family's neondotprod kernel (`single`), whose bits

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+// Registers the NEON K-quant kernels (superblock/<tier>.cpp) under both block
+// orders (common/registration.hpp). Built without ISA flags; the kernel
+// bodies run only when the registry has checked the CPU.
+#include "kernels/aarch64/common/registration.hpp"
+#include "kernels/aarch64/superblock/kernels.hpp"
+
+namespace skn_core {
+
+void register_aarch64_superblock_kernels(Registry& r) {
+    namespace ka = kernels::aarch64;
+    using ka::packed_entry;
+    const auto add = [&r](FormatId f, skn_isa isa, MatmulKernelFn fn) {
+        ka::add_blocked_both_orders(r, f, FormatId::Q8_K, isa, fn);
+    };
+    add(FormatId::Q4_K, SKN_ISA_NEON_I8MM, packed_entry<ka::kq_q4_k_q8_k_neoni8mm>);
+    add(FormatId::Q5_K, SKN_ISA_NEON_I8MM, packed_entry<ka::kq_q5_k_q8_k_neoni8mm>);
+    add(FormatId::Q6_K, SKN_ISA_NEON_I8MM, packed_entry<ka::kq_q6_k_q8_k_neoni8mm>);
+    add(FormatId::Q4_K, SKN_ISA_NEON_DOTPROD, packed_entry<ka::kq_q4_k_q8_k_neondotprod>);
+    add(FormatId::Q6_K, SKN_ISA_NEON_DOTPROD, packed_entry<ka::kq_q6_k_q8_k_neondotprod>);
+    add(FormatId::Q5_K, SKN_ISA_NEON_DOTPROD, packed_entry<ka::kq_q5_k_q8_k_neondotprod>);
+    add(FormatId::Q2_K, SKN_ISA_NEON_DOTPROD, packed_entry<ka::kq_q2_k_q8_k_neondotprod>);
+    add(FormatId::Q3_K, SKN_ISA_NEON_DOTPROD, packed_entry<ka::kq_q3_k_q8_k_neondotprod>);
+    add(FormatId::IQ4_XS, SKN_ISA_NEON_DOTPROD, packed_entry<ka::kq_iq4_xs_q8_k_neondotprod>);
+    add(FormatId::Q4_K, SKN_ISA_NEON, packed_entry<ka::kq_q4_k_q8_k_neon>);
+    add(FormatId::Q6_K, SKN_ISA_NEON, packed_entry<ka::kq_q6_k_q8_k_neon>);
+    add(FormatId::Q5_K, SKN_ISA_NEON, packed_entry<ka::kq_q5_k_q8_k_neon>);
+    add(FormatId::Q2_K, SKN_ISA_NEON, packed_entry<ka::kq_q2_k_q8_k_neon>);
+    add(FormatId::Q3_K, SKN_ISA_NEON, packed_entry<ka::kq_q3_k_q8_k_neon>);
+    add(FormatId::IQ4_XS, SKN_ISA_NEON, packed_entry<ka::kq_iq4_xs_q8_k_neon>);
+}
+
+}  // namespace skn_core
