@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from typing import Any, List, Optional
+from contextlib import contextmanager
+from typing import Any, Iterator, List, Optional
 
 import numpy as np
 
@@ -27,11 +28,23 @@ def _isa_id(name: str) -> int:
         raise InvalidArgumentError("unknown ISA %r: one of %s" % (name, ", ".join(sorted(known)))) from None
 
 
-def _options(precision: str, strict: bool, prepack_weights: bool) -> MatmulOptions:
+@contextmanager
+def _options(precision: str, strict: bool, prepack_weights: bool) -> Iterator[MatmulOptions]:
+    """skn_matmul_options for one call; with prepack_weights, a scope for the
+    per-call copy that lives as long as the call."""
     if precision not in _PRECISIONS:
         raise InvalidArgumentError("precision must be 'fast' or 'exact', not %r" % (precision,))
-    return MatmulOptions(ctypes.sizeof(MatmulOptions), _PRECISIONS[precision], int(bool(prepack_weights)),
+    opts = MatmulOptions(ctypes.sizeof(MatmulOptions), _PRECISIONS[precision], int(bool(prepack_weights)),
                          int(bool(strict)), None)
+    scope = ctypes.c_void_p()
+    if prepack_weights:
+        check(lib.skn_scope_create(ctypes.byref(scope)))
+        opts.scope = scope
+    try:
+        yield opts
+    finally:
+        if scope.value:
+            lib.skn_scope_destroy(scope)
 
 
 def cpu_isa() -> str:
@@ -128,7 +141,8 @@ class Context:
         a weight that looks like [in, out], a NaN in x in fast precision)."""
         if not isinstance(w, View):
             raise TypeError("w must be an skn.View (View.from_bytes, GGUF.view, prepack_for_matmul)")
-        opts = _options(precision, strict, prepack_weights)
+        if precision not in _PRECISIONS:
+            raise InvalidArgumentError("precision must be 'fast' or 'exact', not %r" % (precision,))
         xs = as_f32(x, "x")
         one_row = xs.ndim == 1
         x2 = xs.reshape(1, -1) if one_row else xs
@@ -155,16 +169,9 @@ class Context:
                 raise InvalidArgumentError("out must be a C-contiguous float32 array of shape %s" % ((n, rows),))
             y = out
         h = self._h()
-        scope = ctypes.c_void_p()
-        if prepack_weights:
-            check(lib.skn_scope_create(ctypes.byref(scope)))
-            opts.scope = scope
-        try:
+        with _options(precision, strict, prepack_weights) as opts:
             self._check(lib.skn_matmul_wt(h, ptr(x2), n, k, w.handle, None if b is None else ptr(b),
                                           ptr(y), rows, ctypes.byref(opts)))
-        finally:
-            if scope.value:
-                lib.skn_scope_destroy(scope)
         return y.reshape(rows) if one_row else y
 
     def matmul_wt_id(self, x: Any, w: View, ids: Any, gates: Optional[Any] = None, bias: Optional[Any] = None,
@@ -183,18 +190,10 @@ class Context:
         message names its row, slot and E; a NaN in x in fast precision)."""
         if not isinstance(w, View):
             raise TypeError("w must be an skn.View [E, out, in] (GGUF.view, View.from_bytes)")
-        opts = _options(precision, strict, prepack_weights)
         h = self._h()
-        scope = ctypes.c_void_p()
-        if prepack_weights:
-            check(lib.skn_scope_create(ctypes.byref(scope)))
-            opts.scope = scope
-        try:
+        with _options(precision, strict, prepack_weights) as opts:
             return routed_call(lambda *args: self._check(lib.skn_matmul_wt_id(h, *args, ctypes.byref(opts))),
                                x, w, ids, gates, bias, out)
-        finally:
-            if scope.value:
-                lib.skn_scope_destroy(scope)
 
     def prepack_for_matmul(self, w: View) -> View:
         """`w` in the block order fastest for this context's ISA (checks [out, in]).

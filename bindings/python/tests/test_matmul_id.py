@@ -59,6 +59,8 @@ class MatmulWtId(unittest.TestCase):
             for threads in (1, 3):
                 with skn.Context(threads=threads) as ctx:
                     self.assertEqual(ctx.matmul_wt_id(self.x, w, self.ids).tobytes(), base.tobytes())
+                    y = ctx.matmul_wt_id(self.x, w, self.ids, prepack_weights=True)  # a per-call scope
+                    self.assertEqual(y.tobytes(), base.tobytes())
 
     def test_a_gguf_expert_tensor(self):
         with skn.GGUFWriter() as wr:
