@@ -185,7 +185,8 @@ class Context:
         the k slots of a row (gate and up projections), or [n, k, in], one input per slot
         (the down projection). gates: None (no multiply) or [n, k] floats. bias: None or
         [E, out]. Returns y [n, k, out] float32 (the sum over slots is left to the caller);
-        each y[i, s] has the bits matmul_wt gives for that row on expert e's weight.
+        each y[i, s] has the bits matmul_wt gives for that row on expert e's weight (where
+        docs/kernels.md lets bits depend on the batch, the batch of rows routed to e).
         Raises InvalidArgumentError (shapes that do not match, an id outside 0..E-1: the
         message names its row, slot and E; a NaN in x in fast precision)."""
         if not isinstance(w, View):
