@@ -74,7 +74,14 @@ License: MIT
 Requires-Python: >=3.9
 Requires-Dist: numpy
 ")
-install(FILES ${PROJECT_BINARY_DIR}/python/METADATA
+# The console scripts bindings/python/pyproject.toml declares, so that
+# importlib.metadata lists them as it does for a pip install (the package
+# itself runs them as `python3 -m skn dump|imatrix`).
+file(WRITE ${PROJECT_BINARY_DIR}/python/entry_points.txt "[console_scripts]
+skn-gguf-dump = skn.cli:gguf_dump_main
+skn-imatrix-dump = skn.cli:imatrix_dump_main
+")
+install(FILES ${PROJECT_BINARY_DIR}/python/METADATA ${PROJECT_BINARY_DIR}/python/entry_points.txt
   DESTINATION ${SKN_PYTHON_DIR}/skn-${PROJECT_VERSION}.dist-info COMPONENT python3-skn)
 
 # ---- what every Debian package carries in /usr/share/doc/<package> -----------

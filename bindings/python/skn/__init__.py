@@ -4,13 +4,13 @@ over them, through the installed libskn.so.1 (ctypes; no compiled extension).
 
     import numpy as np, skn
     w = np.random.default_rng(0).standard_normal((64, 768), dtype=np.float32)
-    packed = skn.quantize(w, "q4_k")                   # uint8 bytes, ROW_MAJOR
-    back = skn.dequantize(packed, "q4_k", w.shape)     # float32 [64, 768]
+    packed = skn.quantize(w, "q4_k")                   # uint8 (64, 432) bytes, ROW_MAJOR
+    back = skn.dequantize(packed, "q4_k")              # float32 [64, 768]
     view = skn.View.from_bytes(packed, "q4_k", w.shape)
     y = skn.matmul_wt(np.ones((2, 768), np.float32), skn.prepack_for_matmul(view))
 
 Errors raise skn.Error subclasses carrying `status` and `message`
-(docs/bindings/python.md)."""
+(docs/bindings/python.md). `python -m skn dump FILE` prints a GGUF file."""
 from __future__ import annotations
 
 from ._lib import lib as _lib
@@ -19,9 +19,14 @@ from .errors import (BufferTooSmallError, ClosedError, Error, FileIOError, Forma
 from .fixtures import DEFAULT_BLOCKS_PER_ROW, DEFAULT_ROWS, Golden, disagreement, fixture_bytes, golden
 from .formats import FormatInfo, format_id, format_info, format_name, formats
 from .gguf import GGUF, Metadata, Tensor, TensorInfo
+from .gguf_keys import llama_key_type
+from .gguf_stream import GGUFStream
 from .gguf_writer import GGUFWriter
-from .matmul import Context, cpu_features, cpu_isa, kernel_names, matmul_wt, prepack_for_matmul
+from .imatrix import Imatrix, ImatrixEntry
+from .logs import set_log_callback
+from .matmul import Context, cpu_features, cpu_isa, kernel_names, matmul_wt, matmul_wt_id, prepack_for_matmul
 from .quant import dequantize, quantize, quantized_size
+from .trace import TraceEvent
 from .views import INPUT_BLOCK_MAJOR, ROW_MAJOR, View, require_out_in, to_canonical_order, to_kernel_order
 
 __version__ = "1.0.0"
@@ -50,10 +55,11 @@ _check_library_version()
 
 __all__ = [
     "BufferTooSmallError", "ClosedError", "Context", "DEFAULT_BLOCKS_PER_ROW", "DEFAULT_ROWS", "Error",
-    "FileIOError", "FormatError", "FormatInfo", "GGUF", "GGUFWriter", "Golden", "INPUT_BLOCK_MAJOR",
-    "InternalError", "InvalidArgumentError", "Metadata", "NotFoundError", "OutOfMemoryError", "ROW_MAJOR",
-    "Tensor", "TensorInfo", "UnknownFormatError", "UnsupportedError", "View", "cpu_features", "cpu_isa",
-    "dequantize", "disagreement", "fixture_bytes", "format_id", "format_info", "format_name", "formats",
-    "golden", "kernel_names", "matmul_wt", "prepack_for_matmul", "quantize", "quantized_size",
-    "require_out_in", "to_canonical_order", "to_kernel_order", "version", "version_number",
+    "FileIOError", "FormatError", "FormatInfo", "GGUF", "GGUFStream", "GGUFWriter", "Golden", "INPUT_BLOCK_MAJOR",
+    "Imatrix", "ImatrixEntry", "InternalError", "InvalidArgumentError", "Metadata", "NotFoundError",
+    "OutOfMemoryError", "ROW_MAJOR", "Tensor", "TensorInfo", "TraceEvent", "UnknownFormatError",
+    "UnsupportedError", "View", "cpu_features", "cpu_isa", "dequantize", "disagreement", "fixture_bytes",
+    "format_id", "format_info", "format_name", "formats", "golden", "kernel_names", "llama_key_type",
+    "matmul_wt", "matmul_wt_id", "prepack_for_matmul", "quantize", "quantized_size", "require_out_in",
+    "set_log_callback", "to_canonical_order", "to_kernel_order", "version", "version_number",
 ]

@@ -62,6 +62,38 @@ class GgufOptions(ctypes.Structure):
                 ("read_into_memory", I32), ("i2_s_layout", I32)]
 
 
+class GgufArrayValue(ctypes.Structure):
+    pass
+
+
+GgufArrayValue._fields_ = [("struct_size", SZ), ("element_type", INT), ("count", U64), ("data", P),
+                           ("strings", P), ("lengths", P), ("arrays", ctypes.POINTER(ctypes.POINTER(GgufArrayValue)))]
+
+
+class TraceEvent(ctypes.Structure):
+    _fields_ = [("struct_size", SZ), ("kind", INT), ("name", CSTR), ("detail", CSTR), ("format", INT),
+                ("from_order", INT), ("to_order", INT), ("bytes", U64), ("nanoseconds", I64), ("isa", INT),
+                ("layout_class", I32), ("n", I64), ("out", I64), ("in_", I64)]
+
+
+class ImatrixProps(ctypes.Structure):
+    _fields_ = [("struct_size", SZ), ("form", INT), ("entry_count", I64), ("dataset_count", I64),
+                ("chunk_count", I64), ("chunk_size", I64)]
+
+
+class ImatrixEntryProps(ctypes.Structure):
+    _fields_ = [("struct_size", SZ), ("name", P), ("name_len", SZ), ("values_per_row", I64), ("matrices", I64),
+                ("count", I64), ("unused_matrices", I64)]
+
+
+# Callbacks into Python (skn.h sections 6 and 11). ctypes takes the GIL
+# around each call, from whichever thread skn makes it on.
+TRACE_FN = ctypes.CFUNCTYPE(None, ctypes.POINTER(TraceEvent), P)
+LOG_FN = ctypes.CFUNCTYPE(None, INT, CSTR, P)
+NO_TRACE = TRACE_FN()  # NULL: ctypes takes no None where a function pointer is declared
+NO_LOG = LOG_FN()
+
+
 class GgufTensorProps(ctypes.Structure):
     _fields_ = [("struct_size", SZ), ("name", P), ("name_len", SZ), ("type_id", I32), ("type_name", CSTR),
                 ("supported", I32), ("format", INT), ("rank", I32), ("shape", I64 * 4), ("ne", I64 * 4),
@@ -113,7 +145,7 @@ for _name, _res, _args in [
     ("skn_view_unsqueeze", STATUS, (P, INT, PP)),
     ("skn_view_get", STATUS, (P, _POUT(I64), INT, _POUT(ctypes.c_float))),
     ("skn_view_to_float", STATUS, (P, P, SZ)),
-    ("skn_view_prepack", STATUS, (P, INT, P, P, P, PP)),
+    ("skn_view_prepack", STATUS, (P, INT, P, TRACE_FN, P, PP)),
     ("skn_packed_to_kernel_order", STATUS, (INT, P, SZ, P, SZ, I64, I64)),
     ("skn_packed_to_canonical_order", STATUS, (INT, P, SZ, P, SZ, I64, I64)),
     ("skn_require_out_in", STATUS, (I64, I64, INT)),
@@ -157,15 +189,39 @@ for _name, _res, _args in [
     ("skn_gguf_writer_size", STATUS, (P, _POUT(U64))),
     ("skn_gguf_writer_write_memory", STATUS, (P, P, SZ)),
     ("skn_gguf_writer_write_file", STATUS, (P, CSTR)),
+    ("skn_gguf_writer_add_array_value", STATUS, (P, CSTR, _POUT(GgufArrayValue))),
+    ("skn_gguf_writer_declare_tensor", STATUS, (P, CSTR, INT, I32, _POUT(I64))),
+    # gguf streams
+    ("skn_gguf_stream_begin", STATUS, (P, CSTR, PP)),
+    ("skn_gguf_stream_write", STATUS, (P, CSTR, P, SZ)),
+    ("skn_gguf_stream_position", STATUS, (P, _POUT(I64), _POUT(U64))),
+    ("skn_gguf_stream_finish", STATUS, (P,)),
+    ("skn_gguf_stream_destroy", None, (P,)),
+    # importance matrices
+    ("skn_imatrix_open", STATUS, (CSTR, PP)),
+    ("skn_imatrix_open_memory", STATUS, (P, SZ, PP)),
+    ("skn_imatrix_close", None, (P,)),
+    ("skn_imatrix_info", STATUS, (P, _POUT(ImatrixProps))),
+    ("skn_imatrix_count", I64, (P,)),
+    ("skn_imatrix_entry_info", STATUS, (P, I64, _POUT(ImatrixEntryProps))),
+    ("skn_imatrix_find", STATUS, (P, CSTR, _POUT(I64))),
+    ("skn_imatrix_values", STATUS, (P, I64, I64, PP, _POUT(SZ))),
+    ("skn_imatrix_matrix_count", STATUS, (P, I64, I64, _POUT(I64))),
+    ("skn_imatrix_dataset", STATUS, (P, I64, PP, _POUT(SZ))),
     # context and matmul
     ("skn_context_create", STATUS, (PP,)),
     ("skn_context_destroy", None, (P,)),
     ("skn_context_set_threads", STATUS, (P, INT)),
     ("skn_context_set_isa", STATUS, (P, INT)),
+    ("skn_context_set_trace", STATUS, (P, TRACE_FN, P)),
     ("skn_matmul_wt", STATUS, (P, P, I64, I64, P, P, P, I64, _POUT(MatmulOptions))),
+    ("skn_matmul_wt_id", STATUS, (P, P, I64, I64, I64, P, I64, I64, P, I64, P, P, P, I64, I64,
+                                  _POUT(MatmulOptions))),
     ("skn_prepack_for_matmul", STATUS, (P, P, P, PP)),
     ("skn_kernel_count", I32, ()),
     ("skn_kernel_name", CSTR, (I32,)),
+    # logging
+    ("skn_set_log_callback", STATUS, (INT, LOG_FN, P)),
 ]:
     _fn(_name, _res, *_args)
 

@@ -3,7 +3,8 @@
 and skn_last_error()'s message, so callers catch what they can handle."""
 from __future__ import annotations
 
-from typing import Dict, Optional, Type
+import threading
+from typing import Dict, List, Optional, Tuple, Type
 
 from ._lib import lib
 
@@ -85,9 +86,58 @@ def error_for(status: int, message: str) -> Error:
     return cls(message)
 
 
-def check(status: int, what: str = "") -> None:
+class CallbackErrors:
+    """Exceptions raised by Python callbacks skn called (trace sinks, the log
+    callback). A Python exception must never unwind through C frames, so the
+    callback's wrapper records it here and returns normally; the binding
+    raises it once the C call is back (see check)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._errors: List[Tuple[int, BaseException]] = []
+
+    def record(self, exc: BaseException) -> None:
+        with self._lock:
+            self._errors.append((threading.get_ident(), exc))
+
+    def take(self, thread: Optional[int] = None) -> Optional[BaseException]:
+        """The first exception recorded, None when there is none; the ones after it
+        are dropped (one call raises once, however many events failed). With
+        `thread`, only that thread's are taken when it has any; failing that, all
+        (skn's worker threads have no Python caller to raise theirs in)."""
+        if not self._errors:  # the common case, without the lock
+            return None
+        with self._lock:
+            taken = [e for e in self._errors if e[0] == thread] if thread is not None else []
+            if taken:
+                self._errors = [e for e in self._errors if e[0] != thread]
+            else:
+                taken, self._errors = self._errors, []
+        return taken[0][1] if taken else None
+
+
+# The log callback is process-wide: what it raises goes back to the thread
+# whose call logged the message (skn logs on the calling thread), or, for a
+# message from skn's worker pool, to the next call any thread checks.
+LOG_CALLBACK_ERRORS = CallbackErrors()
+
+
+def check(status: int, what: str = "", pending: Optional[CallbackErrors] = None) -> None:
     """Raise the Error subclass for `status` (with skn_last_error()) unless it is SKN_OK.
-    Must run on the thread that made the call: skn's message is per thread."""
+    Must run on the thread that made the call: skn's message is per thread.
+    An exception a callback raised during the call (`pending`: a trace sink's; the
+    log callback's always) is raised instead, with the skn Error, if any, as its
+    __context__."""
+    error = None
     if status != 0:
         message = lib.skn_last_error().decode("utf-8", "replace")
-        raise error_for(status, message if not what else "%s: %s" % (what, message))
+        error = error_for(status, message if not what else "%s: %s" % (what, message))
+    raised = pending.take() if pending is not None else None
+    if raised is None:
+        raised = LOG_CALLBACK_ERRORS.take(threading.get_ident())
+    if raised is not None:
+        if error is not None:
+            raised.__context__ = error
+        raise raised
+    if error is not None:
+        raise error

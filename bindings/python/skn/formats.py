@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from typing import List, Union
+from typing import Any, Dict, List, Union
+
+import numpy as np
 
 from ._lib import FormatProps, lib
-from .errors import check
+from .errors import UnknownFormatError, check
 
-FormatLike = Union[str, int]
+FormatLike = Union[str, int, "FormatInfo"]
 
 
 @dataclass(frozen=True)
@@ -26,30 +28,58 @@ class FormatInfo:
     needs_importance: bool
 
 
-def format_id(fmt: FormatLike) -> int:
-    """The skn_format id of a name ("q4_k", "Q4_K": case-insensitive) or of an id.
-    Raises UnknownFormatError naming the known formats."""
-    if isinstance(fmt, bool):
-        raise TypeError("a format is a name such as 'q4_k' or an int id, not a bool")
-    if isinstance(fmt, int):
-        format_info(fmt)  # refuses ids skn does not implement
-        return fmt
+_KINDS = "a name such as 'q4_k', an int id (a Python or NumPy integer) or an skn.FormatInfo"
+
+
+def _as_id(fmt: Any) -> int:
+    """The id `fmt` names, unchecked: strings are looked up, ints taken as they are."""
+    if isinstance(fmt, (bool, np.bool_)):
+        raise TypeError("a format is %s, not a bool" % _KINDS)
+    if isinstance(fmt, FormatInfo):
+        return fmt.id
+    if isinstance(fmt, (int, np.integer)):
+        if not -2**31 <= int(fmt) < 2**31:  # a C int would wrap it onto another format's id
+            raise UnknownFormatError("format id %d is not one skn implements (skn.formats() lists those it does)"
+                                     % int(fmt))
+        return int(fmt)
     if not isinstance(fmt, str):
-        raise TypeError("a format is a name such as 'q4_k' or an int id, not %s" % type(fmt).__name__)
-    out = ctypes.c_int()
-    check(lib.skn_format_from_name(fmt.encode(), ctypes.byref(out)))
-    return out.value
+        raise TypeError("a format is %s, not %s" % (_KINDS, type(fmt).__name__))
+    fid = _BY_NAME.get(fmt)
+    if fid is None:
+        out = ctypes.c_int()
+        check(lib.skn_format_from_name(fmt.encode(), ctypes.byref(out)))
+        fid = _BY_NAME[fmt] = out.value
+    return fid
+
+
+# What skn says about a format never changes while the library is loaded:
+# looked up once, so that a small call does not pay two more C calls.
+_BY_NAME: Dict[str, int] = {}
+_INFOS: Dict[int, FormatInfo] = {}
+
+
+def format_id(fmt: FormatLike) -> int:
+    """The skn_format id of a name ("q4_k", "Q4_K": case-insensitive), an id (int or
+    NumPy integer) or a FormatInfo. Raises UnknownFormatError naming the known formats."""
+    fid = _as_id(fmt)
+    if not isinstance(fmt, str):
+        format_info(fid)  # refuses ids skn does not implement
+    return fid
 
 
 def format_info(fmt: FormatLike) -> FormatInfo:
-    """What skn knows about a format (skn_format_info)."""
-    fid = format_id(fmt) if isinstance(fmt, str) else fmt
+    """What skn knows about a format (skn_format_info), by name, id or FormatInfo."""
+    fid = _as_id(fmt)
+    info = _INFOS.get(fid)
+    if info is not None:
+        return info
     p = FormatProps()
     p.struct_size = ctypes.sizeof(FormatProps)
     check(lib.skn_format_info(fid, ctypes.byref(p)))
-    return FormatInfo(fid, p.name.decode(), p.block_elems, p.block_bytes, p.tensor_trailer_bytes,
-                      bool(p.is_block_quantized), p.activation_format, p.bits_per_weight,
-                      bool(p.needs_importance))
+    info = _INFOS[fid] = FormatInfo(fid, p.name.decode(), p.block_elems, p.block_bytes, p.tensor_trailer_bytes,
+                                    bool(p.is_block_quantized), p.activation_format, p.bits_per_weight,
+                                    bool(p.needs_importance))
+    return info
 
 
 def formats() -> List[FormatInfo]:

@@ -19,7 +19,9 @@ import numpy as np
 from ._buffers import as_bytes, ptr
 from ._lib import GgufOptions, GgufTensorProps, lib
 from .errors import ClosedError, UnsupportedError, check
+from .formats import format_info
 from .gguf_metadata import Metadata, text_at
+from .quant import byte_shape
 from .views import View
 
 _ORIENTATIONS = {"out_in": 0, "as_stored": 1}
@@ -54,6 +56,7 @@ class TensorInfo:
     ne: Tuple[int, ...]
     offset: int
     size: int
+    format_id: int = -1  # the skn format the bytes are read as (-1 when not supported)
 
 
 class GGUF:
@@ -162,7 +165,7 @@ class GGUF:
         name = text_at(p.name, p.name_len)
         return TensorInfo(index, name if isinstance(name, str) else name.decode("utf-8", "replace"), p.type_id,
                           p.type_name.decode(), bool(p.supported), tuple(p.shape[:p.rank]), tuple(p.ne[:p.rank]),
-                          int(p.offset), int(p.size))
+                          int(p.offset), int(p.size), int(p.format) if p.supported else -1)
 
     @property
     def tensors(self) -> List[TensorInfo]:
@@ -189,8 +192,12 @@ class GGUF:
         return self._infos[key]
 
     def data(self, key: TensorKey) -> np.ndarray:
-        """The tensor's bytes as a read-only 1-D uint8 array over the mapping (zero-copy).
-        memoryview(g.data(name)) gives a memoryview. Keeps the mapping alive."""
+        """The tensor's bytes as a read-only uint8 array over the mapping (zero-copy), shaped
+        as gguf-py shapes them: (..., row_bytes), the [out, in] shape with its last
+        dimension replaced by the bytes of one row, so skn.dequantize(data, fmt) needs
+        no shape. I2_S tensors (bytes ending in a per-tensor trailer) and tensors of
+        types skn does not implement are flat. memoryview(g.data(name)) gives a
+        memoryview. Keeps the mapping alive."""
         t = self.tensor_info(key)
         mapping = self._mapping
         assert mapping is not None
@@ -203,7 +210,8 @@ class GGUF:
         raw._skn_mapping = mapping  # the array's base chain holds the mapping
         arr = np.frombuffer(raw, dtype=np.uint8)
         arr.flags.writeable = False
-        return arr
+        shape = byte_shape(format_info(t.format_id), tuple(reversed(t.ne))) if t.supported else None
+        return arr if shape is None or int(np.prod(shape)) != arr.size else arr.reshape(shape)
 
     def array(self, key: TensorKey) -> np.ndarray:
         """A dense F32 or F16 tensor as a read-only float32/float16 array of its shape
@@ -213,7 +221,7 @@ class GGUF:
         if t.type_id not in dtypes:
             raise UnsupportedError("tensor %r is %s: only F32 and F16 tensors are NumPy arrays as stored; "
                                    "use GGUF.to_float() or GGUF.view()" % (t.name, t.type_name))
-        arr = self.data(t.index).view(dtypes[t.type_id])
+        arr = self.data(t.index).reshape(-1).view(dtypes[t.type_id])
         # The bytes are row-major over reversed(ne) (ne0 is the contiguous axis): that is
         # the out_in labelling; as_stored gets the same memory as its transpose.
         arr = arr.reshape(tuple(reversed(t.ne)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Mapping
-from typing import Any, Iterator, Optional, Union
+from typing import Any, Iterator, Optional, Tuple, Union
 
 import numpy as np
 
@@ -71,7 +71,20 @@ class Metadata(Mapping):
         check(lib.skn_gguf_kv_type(self._h(), self._index(key), ctypes.byref(t)))
         return lib.skn_gguf_type_name(t.value).decode()
 
+    def array_info(self, key: str) -> Tuple[str, int]:
+        """(element type name, element count) of an array value, without reading it."""
+        et = ctypes.c_int()
+        count = ctypes.c_uint64()
+        check(lib.skn_gguf_array_info(self._h(), self._index(key), ctypes.byref(et), ctypes.byref(count)))
+        return lib.skn_gguf_type_name(et.value).decode(), int(count.value)
+
     def __getitem__(self, key: str) -> Any:
+        return self.value(key)
+
+    def value(self, key: str, limit: Optional[int] = None) -> Any:
+        """The value of `key` (KeyError when absent); `limit`: read at most that many
+        elements of an array (and of each array in it), for a look at a 150k-entry
+        vocabulary without reading it all."""
         h = self._h()
         idx = self._index(key)
         t = ctypes.c_int()
@@ -82,34 +95,36 @@ class Metadata(Mapping):
             check(lib.skn_gguf_get_string(h, idx, ctypes.byref(p), ctypes.byref(n)))
             return text_at(p.value, n.value)
         if t.value == _TYPE_ARRAY:
-            return self._array(h, idx)
+            return self._array(h, idx, limit)
         suffix, ctype = SCALAR_CTYPES[t.value]
         out = ctype()
         check(getattr(lib, "skn_gguf_get_" + suffix)(h, idx, ctypes.byref(out)))
         return bool(out.value) if suffix == "bool" else out.value
 
-    def _array(self, h: ctypes.c_void_p, array: int) -> Any:
+    def _array(self, h: ctypes.c_void_p, array: int, limit: Optional[int] = None) -> Any:
         et = ctypes.c_int()
         count = ctypes.c_uint64()
         check(lib.skn_gguf_array_info(h, array, ctypes.byref(et), ctypes.byref(count)))
+        n = count.value if limit is None else min(count.value, limit)
         if et.value == _TYPE_STRING:
             out = []
             p = ctypes.c_void_p()
-            n = ctypes.c_size_t()
-            for i in range(count.value):
-                check(lib.skn_gguf_array_string(h, array, i, ctypes.byref(p), ctypes.byref(n)))
-                out.append(text_at(p.value, n.value))
+            size = ctypes.c_size_t()
+            for i in range(n):
+                check(lib.skn_gguf_array_string(h, array, i, ctypes.byref(p), ctypes.byref(size)))
+                out.append(text_at(p.value, size.value))
             return out
         if et.value == _TYPE_ARRAY:
             nested = ctypes.c_uint64()
             items = []
-            for i in range(count.value):
+            for i in range(n):
                 check(lib.skn_gguf_array_nested(h, array, i, ctypes.byref(nested)))
-                items.append(self._array(h, nested.value))
+                items.append(self._array(h, nested.value, limit))
             return items
         p = ctypes.c_void_p()
         check(lib.skn_gguf_array_data(h, array, ctypes.byref(p), ctypes.byref(count)))
+        n = min(n, count.value)
         dtype = np.dtype(_DTYPES[et.value])
-        raw = ctypes.string_at(p.value, count.value * dtype.itemsize) if count.value else b""
+        raw = ctypes.string_at(p.value, n * dtype.itemsize) if n else b""
         arr = np.frombuffer(raw, dtype=dtype).astype(dtype.newbyteorder("="))
         return arr.astype(bool) if et.value == _TYPE_BOOL else arr

@@ -4,27 +4,47 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from typing import Any, List, Optional
+from contextlib import contextmanager
+from typing import Any, Iterator, List, Optional
 
 import numpy as np
 
 from ._buffers import as_f32, ptr
-from ._lib import MatmulOptions, lib
+from ._enums import isas
+from ._lib import NO_TRACE, MatmulOptions, lib
 from .errors import ClosedError, InvalidArgumentError, check
+from .matmul_id import routed_call
+from .trace import TraceFn, TraceSink
 from .views import View
 
 _PRECISIONS = {"fast": 0, "exact": 1}
-_ISAS = {}  # name -> skn_isa, filled lazily from skn_isa_name
 
 
 def _isa_id(name: str) -> int:
-    if not _ISAS:
-        for v in list(range(0, 5)) + list(range(16, 21)):
-            _ISAS[lib.skn_isa_name(v).decode()] = v
+    known = isas()
     try:
-        return _ISAS[name.lower()]
+        return known[name.lower()]
     except KeyError:
-        raise InvalidArgumentError("unknown ISA %r: one of %s" % (name, ", ".join(sorted(_ISAS)))) from None
+        raise InvalidArgumentError("unknown ISA %r: one of %s" % (name, ", ".join(sorted(known)))) from None
+
+
+@contextmanager
+def _options(precision: str, strict: bool, prepack_weights: bool) -> Iterator[MatmulOptions]:
+    """skn_matmul_options for one call; with prepack_weights, a scope for the
+    per-call copy that lives as long as the call."""
+    if precision not in _PRECISIONS:
+        raise InvalidArgumentError("precision must be 'fast' or 'exact', not %r" % (precision,))
+    opts = MatmulOptions(ctypes.sizeof(MatmulOptions), _PRECISIONS[precision], int(bool(prepack_weights)),
+                         int(bool(strict)), None)
+    scope = ctypes.c_void_p()
+    if prepack_weights:
+        check(lib.skn_scope_create(ctypes.byref(scope)))
+        opts.scope = scope
+    try:
+        yield opts
+    finally:
+        if scope.value:
+            lib.skn_scope_destroy(scope)
 
 
 def cpu_isa() -> str:
@@ -43,21 +63,26 @@ def kernel_names() -> List[str]:
 
 
 class Context:
-    """An skn_context: threads, the ISA cap and scratch reused between calls.
-    Use one Context per thread at a time (skn.matmul_wt keeps one per thread
-    for you). close() (or a with-block) frees it; a closed Context raises
-    ClosedError."""
+    """An skn_context: threads, the ISA cap, the trace sink and scratch reused
+    between calls. Use one Context per thread at a time (skn.matmul_wt keeps one
+    per thread for you). close() (or a with-block) frees it; a closed Context
+    raises ClosedError. `trace`: a callable given every skn.TraceEvent of this
+    context's calls (set_trace)."""
 
-    def __init__(self, threads: Optional[int] = None, isa: Optional[str] = None) -> None:
+    def __init__(self, threads: Optional[int] = None, isa: Optional[str] = None,
+                 trace: Optional[TraceFn] = None) -> None:
         h = ctypes.c_void_p()
         check(lib.skn_context_create(ctypes.byref(h)))
         self._handle: Optional[ctypes.c_void_p] = h
         self._threads = 1
+        self._trace: Optional[TraceSink] = None
         try:
             if threads is not None:
                 self.set_threads(threads)
             if isa is not None:
                 check(lib.skn_context_set_isa(h, _isa_id(isa)))
+            if trace is not None:
+                self.set_trace(trace)
         except Exception:
             self.close()
             raise
@@ -73,10 +98,26 @@ class Context:
             check(lib.skn_context_set_threads(self._h(), int(threads)))
             self._threads = int(threads)
 
+    def set_trace(self, fn: Optional[TraceFn]) -> None:
+        """Send the "adapter", "kernel" and "fallback" events of this context's calls to
+        fn(event) (None: none). fn runs on the thread doing the work, possibly on several
+        of the context's threads at once; what it raises is raised when the call returns.
+
+            events = []
+            ctx.set_trace(events.append)
+        """
+        sink = None if fn is None else TraceSink(fn)
+        check(lib.skn_context_set_trace(self._h(), NO_TRACE if sink is None else sink.c_fn, None))
+        self._trace = sink  # skn holds only the C pointer: keep its Python side alive
+
+    def _check(self, status: int) -> None:
+        check(status, pending=None if self._trace is None else self._trace.errors)
+
     def close(self) -> None:
         if self._handle is not None:
             lib.skn_context_destroy(self._handle)
             self._handle = None
+        self._trace = None
 
     def __enter__(self) -> "Context":
         return self
@@ -127,28 +168,43 @@ class Context:
                     or not out.flags.c_contiguous:
                 raise InvalidArgumentError("out must be a C-contiguous float32 array of shape %s" % ((n, rows),))
             y = out
-        opts = MatmulOptions(ctypes.sizeof(MatmulOptions), _PRECISIONS[precision], int(bool(prepack_weights)),
-                             int(bool(strict)), None)
-        scope = ctypes.c_void_p()
-        if prepack_weights:
-            check(lib.skn_scope_create(ctypes.byref(scope)))
-            opts.scope = scope
-        try:
-            check(lib.skn_matmul_wt(self._h(), ptr(x2), n, k, w.handle, None if b is None else ptr(b),
-                                    ptr(y), rows, ctypes.byref(opts)))
-        finally:
-            if scope.value:
-                lib.skn_scope_destroy(scope)
+        h = self._h()
+        with _options(precision, strict, prepack_weights) as opts:
+            self._check(lib.skn_matmul_wt(h, ptr(x2), n, k, w.handle, None if b is None else ptr(b),
+                                          ptr(y), rows, ctypes.byref(opts)))
         return y.reshape(rows) if one_row else y
+
+    def matmul_wt_id(self, x: Any, w: View, ids: Any, gates: Optional[Any] = None, bias: Optional[Any] = None,
+                     precision: str = "fast", strict: bool = False, prepack_weights: bool = False,
+                     out: Optional[np.ndarray] = None) -> np.ndarray:
+        """Expert-routed matmul_wt (mixture-of-experts layers; llama.cpp's mul_mat_id):
+        for row i and slot s, with e = ids[i, s],
+            y[i, s] = gates[i, s] * (x_is . W[e]^T + bias[e])
+        w: a stacked expert weight View [E, out, in] (a GGUF tensor, or its prepacked copy).
+        ids: integers [n, k] (k experts per row), each in 0..E-1. x: [n, in], shared by
+        the k slots of a row (gate and up projections), or [n, k, in], one input per slot
+        (the down projection). gates: None (no multiply) or [n, k] floats. bias: None or
+        [E, out]. Returns y [n, k, out] float32 (the sum over slots is left to the caller);
+        each y[i, s] has the bits matmul_wt gives for that row on expert e's weight (where
+        docs/kernels.md lets bits depend on the batch, the batch of rows routed to e).
+        Raises InvalidArgumentError (shapes that do not match, an id outside 0..E-1: the
+        message names its row, slot and E; a NaN in x in fast precision)."""
+        if not isinstance(w, View):
+            raise TypeError("w must be an skn.View [E, out, in] (GGUF.view, View.from_bytes)")
+        h = self._h()
+        with _options(precision, strict, prepack_weights) as opts:
+            return routed_call(lambda *args: self._check(lib.skn_matmul_wt_id(h, *args, ctypes.byref(opts))),
+                               x, w, ids, gates, bias, out)
 
     def prepack_for_matmul(self, w: View) -> View:
         """`w` in the block order fastest for this context's ISA (checks [out, in]).
         Call once per weight at load: a conversion copies the whole weight."""
+        h = self._h()
         scope = ctypes.c_void_p()
         check(lib.skn_scope_create(ctypes.byref(scope)))
         try:
             out = ctypes.c_void_p()
-            check(lib.skn_prepack_for_matmul(self._h(), w.handle, scope, ctypes.byref(out)))
+            self._check(lib.skn_prepack_for_matmul(h, w.handle, scope, ctypes.byref(out)))
         finally:
             lib.skn_scope_destroy(scope)
         return View(out.value, w._keep)
@@ -173,6 +229,15 @@ def matmul_wt(x: Any, w: View, threads: Optional[int] = None, bias: Optional[Any
     if threads is not None:
         ctx.set_threads(threads)
     return ctx.matmul_wt(x, w, bias=bias, precision=precision, strict=strict)
+
+
+def matmul_wt_id(x: Any, w: View, ids: Any, threads: Optional[int] = None, gates: Optional[Any] = None,
+                 bias: Optional[Any] = None, precision: str = "fast", strict: bool = False) -> np.ndarray:
+    """Expert-routed matmul_wt on this thread's default Context (see Context.matmul_wt_id)."""
+    ctx = _thread_context()
+    if threads is not None:
+        ctx.set_threads(threads)
+    return ctx.matmul_wt_id(x, w, ids, gates=gates, bias=bias, precision=precision, strict=strict)
 
 
 def prepack_for_matmul(w: View) -> View:

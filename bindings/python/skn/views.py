@@ -14,15 +14,11 @@ from typing import Any, Optional, Sequence, Tuple
 import numpy as np
 
 from ._buffers import as_bytes, ptr, shape_tuple
-from ._lib import I64, lib
+from ._enums import INPUT_BLOCK_MAJOR, LAYOUT_CLASSES, ORDER_NAMES, ORDERS, ROW_MAJOR
+from ._lib import I64, NO_TRACE, lib
 from .errors import check
 from .formats import FormatLike, format_id, format_name
-
-ROW_MAJOR = "row_major"
-INPUT_BLOCK_MAJOR = "input_block_major"
-_ORDERS = {ROW_MAJOR: 0, INPUT_BLOCK_MAJOR: 1}
-_ORDER_NAMES = {v: k for k, v in _ORDERS.items()}
-_LAYOUT_CLASSES = {0: "contiguous", 1: "strided", 2: "blocked_row_major", 3: "blocked_input_major"}
+from .trace import TraceFn, TraceSink
 
 
 def order_id(order: Any) -> int:
@@ -33,8 +29,8 @@ def order_id(order: Any) -> int:
             key = INPUT_BLOCK_MAJOR
         if key in ("canonical", "rm"):
             key = ROW_MAJOR
-        if key in _ORDERS:
-            return _ORDERS[key]
+        if key in ORDERS:
+            return ORDERS[key]
         raise ValueError("unknown block order %r: use 'row_major' or 'input_block_major'" % order)
     if order in (0, 1) and not isinstance(order, bool):
         return int(order)
@@ -98,12 +94,12 @@ class View:
     @property
     def order(self) -> str:
         """"row_major" or "input_block_major"."""
-        return _ORDER_NAMES[lib.skn_view_order(self._handle)]
+        return ORDER_NAMES[lib.skn_view_order(self._handle)]
 
     @property
     def layout_class(self) -> str:
         """"contiguous", "strided", "blocked_row_major" or "blocked_input_major"."""
-        return _LAYOUT_CLASSES[lib.skn_view_layout_class(self._handle)]
+        return LAYOUT_CLASSES[lib.skn_view_layout_class(self._handle)]
 
     @property
     def shape(self) -> Tuple[int, ...]:
@@ -161,15 +157,19 @@ class View:
         check(lib.skn_view_to_float(self._handle, ptr(dst), dst.size))
         return dst
 
-    def prepack(self, order: Any) -> "View":
+    def prepack(self, order: Any, trace: Optional[TraceFn] = None) -> "View":
         """This view in block `order`: the same View's handle (no copy) when it already is,
-        else a copy in the new order that the returned View owns.
+        else a copy in the new order that the returned View owns. `trace`: a callable
+        given the copy's "adapter" TraceEvent (nothing is sent when no copy is made).
         Raises UnsupportedError for a dense view."""
+        sink = None if trace is None else TraceSink(trace)
         scope = ctypes.c_void_p()
         check(lib.skn_scope_create(ctypes.byref(scope)))
         try:
             out = ctypes.c_void_p()
-            check(lib.skn_view_prepack(self._handle, order_id(order), scope, None, None, ctypes.byref(out)))
+            status = lib.skn_view_prepack(self._handle, order_id(order), scope, NO_TRACE if sink is None else sink.c_fn,
+                                          None, ctypes.byref(out))
+            check(status, pending=None if sink is None else sink.errors)
         finally:
             # The copy outlives the scope: skn frees it with the last view over it.
             lib.skn_scope_destroy(scope)

@@ -82,6 +82,9 @@ class GgufRoundTrip(unittest.TestCase):
             t = g.tensor_info("blk.0.ffn_up.weight")
             self.assertEqual((t.type_name, t.shape, t.ne, t.supported), ("Q4_K", (5, 768), (768, 5), True))
             data = g.data("blk.0.ffn_up.weight")
+            self.assertEqual(data.shape, (5, 3 * 144))  # (rows, row_bytes), as gguf-py gives quantized data
+            self.assertEqual(g.data("norm").shape, (3, 4 * 4))
+            np.testing.assert_array_equal(skn.dequantize(data, "q4_k"), g.to_float("blk.0.ffn_up.weight"))
             self.assertFalse(data.flags.writeable)
             self.assertFalse(data.flags.owndata)
             self.assertEqual(data.tobytes(), self.packed.tobytes())
@@ -175,6 +178,7 @@ class GgufRoundTrip(unittest.TestCase):
             with skn.GGUF.from_bytes(keyless, i2_s_layout=layout) as g:
                 self.assertTrue(g.tensor_info("t").supported)
                 self.assertEqual(g.data("t").tobytes(), packed.tobytes())
+                self.assertEqual(g.data("t").shape, (packed.size,))  # the trailer keeps I2_S flat
                 self.assertEqual(g.view("t").format, "I2_S" if layout == "x86" else "I2_S_G64")
         with skn.GGUF.from_bytes(keyed, i2_s_layout="x86") as g:
             self.assertEqual(g.data("t").tobytes(), packed.tobytes())
@@ -191,7 +195,7 @@ class GgufRoundTrip(unittest.TestCase):
             with self.assertRaises(ValueError):
                 w.add("small", 300, type="u8")
             with self.assertRaises(skn.InvalidArgumentError) as cm:
-                w.add_tensor("t", self.packed[:-1], "q4_k", self.up.shape)
+                w.add_tensor("t", self.packed.reshape(-1)[:-1], "q4_k", self.up.shape)
             self.assertIn(str(self.packed.size), cm.exception.message)
             with self.assertRaises(skn.InvalidArgumentError):
                 w.add_tensor("t", self.packed, "q4_k", (768, 5))  # [in, out]

@@ -136,7 +136,7 @@ class QuantizeErrors(unittest.TestCase):
     def test_dequantize_buffer_of_the_wrong_size(self):
         packed = skn.quantize(self.w, "q4_k")
         with self.assertRaises(skn.BufferTooSmallError) as cm:
-            skn.dequantize(packed[:-1], "q4_k", self.w.shape)
+            skn.dequantize(packed.reshape(-1)[:-1], "q4_k", self.w.shape)
         self.assertIn(str(packed.size), cm.exception.message)
         with self.assertRaises(skn.BufferTooSmallError):
             skn.dequantize(b"", "q4_k", self.w.shape)
@@ -163,6 +163,110 @@ class Formats(unittest.TestCase):
         self.assertEqual((q4k.id, q4k.block_elems, q4k.block_bytes), (12, 256, 144))
         self.assertEqual(skn.format_name(12), "Q4_K")
         self.assertEqual(skn.format_id("Q8_0"), 8)
+
+
+class ByteShapes(unittest.TestCase):
+    """Quantized bytes come out (..., row_bytes), as gguf-py lays them out, and
+    dequantize reads the shape back from them."""
+
+    def setUp(self):
+        self.w = sample_weight()  # [8, 1024]
+
+    def test_quantize_gives_rows_of_bytes(self):
+        q = skn.quantize(self.w, "q4_k")
+        self.assertEqual((q.shape, q.dtype), ((8, 4 * 144), np.uint8))
+        self.assertEqual(q.size, skn.quantized_size("q4_k", self.w.shape))
+        self.assertEqual(skn.quantize(self.w.reshape(2, 4, 1024), "q8_0").shape, (2, 4, 32 * 34))
+        self.assertEqual(skn.quantize(self.w[0], "q6_k").shape, (4 * 210,))
+        self.assertEqual(skn.quantize(self.w, "f16").shape, (8, 2048))
+        i2s = skn.quantize(np.tile([-1.0, 0.0, 1.0, 1.0], (2, 64)).astype(np.float32), "i2_s")
+        self.assertEqual(i2s.shape, (skn.quantized_size("i2_s", (2, 256)),))  # the trailer keeps it flat
+
+    def test_dequantize_infers_the_shape(self):
+        for fmt, shape in (("q4_k", (8, 1024)), ("q8_0", (2, 4, 1024)), ("iq4_nl", (1024,)), ("bf16", (8, 1024))):
+            with self.subTest(format=fmt):
+                w = self.w.reshape(-1)[:int(np.prod(shape))].reshape(shape)
+                q = skn.quantize(w, fmt)
+                d = skn.dequantize(q, fmt)
+                self.assertEqual(d.shape, shape)
+                self.assertEqual(d.tobytes(), skn.dequantize(q.tobytes(), fmt, shape).tobytes())
+
+    def test_what_cannot_be_inferred(self):
+        q = skn.quantize(self.w, "q4_k")
+        with self.assertRaises(TypeError) as cm:
+            skn.dequantize(q.tobytes(), "q4_k")
+        self.assertIn("shape=", str(cm.exception))
+        with self.assertRaises(skn.InvalidArgumentError):
+            skn.dequantize(q[:, :100], "q4_k")  # 100 bytes is no whole number of 144-byte blocks
+        i2s = skn.quantize(np.ones((2, 256), np.float32), "i2_s")
+        with self.assertRaises(skn.InvalidArgumentError) as cm:
+            skn.dequantize(i2s.reshape(1, -1), "i2_s")
+        self.assertIn("trailer", cm.exception.message)
+
+    def test_a_larger_buffer_needs_prefix(self):
+        q = skn.quantize(np.random.default_rng(1).standard_normal((512, 1024), dtype=np.float32), "q8_0")
+        with self.assertRaises(skn.InvalidArgumentError) as cm:
+            skn.dequantize(q, "q8_0", (512, 512))
+        self.assertIn("prefix=True", cm.exception.message)
+        self.assertIn("[512, 1024]", cm.exception.message)
+        with self.assertRaises(skn.InvalidArgumentError):
+            skn.dequantize(q.tobytes(), "q8_0", (512, 512))
+        half = skn.dequantize(q, "q8_0", (512, 512), prefix=True)
+        whole = skn.dequantize(q, "q8_0")
+        self.assertEqual(half.tobytes(), whole.reshape(-1)[:512 * 512].tobytes())
+
+    def test_rows_that_disagree_with_the_shape(self):
+        q = skn.quantize(self.w, "q8_0")  # [8, 1024]: rows of 1088 bytes
+        with self.assertRaises(skn.InvalidArgumentError) as cm:
+            skn.dequantize(q, "q8_0", (16, 512))  # as many bytes, other rows
+        self.assertIn("1088", cm.exception.message)
+        self.assertEqual(skn.dequantize(q.reshape(-1), "q8_0", (16, 512)).shape, (16, 512))  # flat: caller's word
+
+
+class FormatArguments(unittest.TestCase):
+    def test_format_info_and_numpy_ids(self):
+        w = sample_weight()
+        want = skn.quantize(w, "q4_k").tobytes()
+        for fmt in (skn.format_info("q4_k"), 12, np.int32(12), np.uint8(12), np.int64(12)):
+            with self.subTest(fmt=repr(fmt)):
+                self.assertEqual(skn.quantize(w, fmt).tobytes(), want)
+                self.assertEqual(skn.format_id(fmt), 12)
+        self.assertEqual(skn.format_info(np.int16(8)).name, "Q8_0")
+        q = skn.quantize(w, "q4_k")
+        np.testing.assert_array_equal(skn.dequantize(q, skn.format_info("Q4_K")), skn.dequantize(q, "q4_k"))
+        self.assertEqual(skn.View.from_bytes(q, np.int32(12), w.shape).format, "Q4_K")
+
+    def test_bad_format_arguments(self):
+        with self.assertRaises(TypeError):
+            skn.format_id(True)
+        with self.assertRaises(TypeError):
+            skn.format_id(np.bool_(True))
+        with self.assertRaises(skn.UnknownFormatError):
+            skn.format_id(2**32 + 12)  # must not wrap onto Q4_K
+        with self.assertRaises(skn.UnknownFormatError):
+            skn.format_info(-5)
+
+
+class ListInputs(unittest.TestCase):
+    def test_nested_lists_of_numbers_work(self):
+        rows = [[float(c % 7) for c in range(64)], [1] * 64]
+        self.assertEqual(skn.quantize(rows, "q8_0").tobytes(),
+                         skn.quantize(np.array(rows, np.float32), "q8_0").tobytes())
+
+    def test_ragged_and_mixed_lists_get_skn_errors(self):
+        row = [0.5] * 32
+        for bad, words in (([row, row[:31]], "array is ragged"), ([row, ["x"] * 32], "array[1][0] is a str"),
+                           ([row, None], "array[1] is None"), ([row, 1.0], "mixes lists and numbers"),
+                           ([row[:31] + [1 + 2j]], "array[0][31] is a complex"),
+                           (np.array(["1.5"] * 32), "dtype <U3"), (5.0, "single number")):
+            with self.subTest(bad=words):
+                with self.assertRaises(skn.InvalidArgumentError) as cm:
+                    skn.quantize(bad, "q8_0")
+                self.assertIn(words, cm.exception.message)
+        with self.assertRaises(skn.InvalidArgumentError) as cm:
+            skn.matmul_wt([[1.0, 2.0], [3.0]], skn.View.from_bytes(skn.quantize(np.ones((3, 64), np.float32), "q8_0"),
+                                                                  "q8_0", (3, 64)))
+        self.assertIn("x is ragged", cm.exception.message)
 
 
 if __name__ == "__main__":

@@ -80,7 +80,7 @@ class Views(unittest.TestCase):
             self.view.transpose(0, 1)
         self.assertIn("matmul_wt", cm.exception.message)
         with self.assertRaises(skn.InvalidArgumentError) as cm:
-            skn.View.from_bytes(self.packed[:-1], "q4_k", (ROWS, COLS))
+            skn.View.from_bytes(self.packed.reshape(-1)[:-1], "q4_k", (ROWS, COLS))
         with self.assertRaises(skn.InvalidArgumentError) as cm:
             skn.View.from_bytes(self.packed, "q4_k", (COLS, ROWS))
         with self.assertRaises(skn.InvalidArgumentError):
@@ -94,7 +94,7 @@ class Views(unittest.TestCase):
         with self.assertRaises(skn.UnsupportedError):
             skn.View.from_bytes(np.zeros(12, np.float32), "f32", (3, 4)).prepack("input_block_major")
         with self.assertRaises(skn.BufferTooSmallError):
-            skn.to_kernel_order(self.packed[:100], "q4_k", ROWS, 3)
+            skn.to_kernel_order(self.packed.reshape(-1)[:100], "q4_k", ROWS, 3)
         with self.assertRaises(skn.InvalidArgumentError) as cm:
             skn.require_out_in(COLS, ROWS, "q4_k")
         self.assertIn("looks like [in, out]", cm.exception.message)

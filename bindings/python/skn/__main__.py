@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: MIT
+"""python -m skn: see skn.cli."""
+import sys
+
+from .cli import main
+
+sys.exit(main())
