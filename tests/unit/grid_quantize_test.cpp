@@ -10,38 +10,21 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "fixtures/sample_weight.hpp"
 #include "formats/format.hpp"
 #include "formats/tensor_codec.hpp"
 #include "runtime/error.hpp"
 #include "support/golden_file.hpp"
+#include "unit/grid_edge_rows.hpp"
 
 namespace skn_core {
 namespace {
 
-constexpr int64_t kRows = 6;
-constexpr int64_t kCols = 768;  // three blocks per row
-
-// The input the generator fed the reference (docs/formats/grid.md).
-std::vector<float> edge_input() {
-    std::vector<float> base(size_t(8 * kCols));
-    sample_weight(base.data(), 8, kCols, 7);
-    std::vector<float> x(size_t(kRows * kCols), 0.0f);
-    const auto at = [](int64_t r, int64_t c) { return size_t(r * kCols + c); };
-    for (int64_t c = 256; c < 512; ++c) x[at(1, c)] = base[at(1, c)];  // only block 1 non-zero
-    x[at(2, 300)] = -0.75f;                                              // one non-zero element
-    for (int64_t c = 0; c < kCols; ++c) {
-        x[at(3, c)] = base[at(0, c)] * 1e-3f;
-        x[at(4, c)] = base[at(0, c)] * 1e3f;
-        x[at(5, c)] = std::ldexp(base[at(1, c)], -130);  // float32 subnormals
-    }
-    return x;
-}
+constexpr int64_t kRows = test::kGridEdgeRows;
+constexpr int64_t kCols = test::kGridEdgeCols;  // three blocks per row
 
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -74,7 +57,7 @@ TEST_P(GridEdges, BytesAndDecodeMatchReference) {
     ASSERT_EQ(golden->size(), e.bytes);
     ASSERT_EQ(test::fnv1a64(golden->data(), golden->size()), e.quantized_hash) << "golden file corrupted";
 
-    const auto x = edge_input();
+    const auto x = test::grid_edge_rows();
     const auto importance = test::golden_importance(kCols);
     std::vector<uint8_t> mine(quantized_size(f, kRows, kCols), 0xAB);
     ASSERT_EQ(mine.size(), golden->size());
@@ -137,7 +120,7 @@ TEST(GridQuantize, FormatsWhoseReferenceNeedsImportanceRefuseWithoutIt) {
 // test in its own process, so this is the first use); threads racing to be
 // first must all see the complete tables: the reference's bytes.
 TEST(GridQuantize, ConcurrentFirstUseGivesTheSameBytes) {
-    const auto x = edge_input();
+    const auto x = test::grid_edge_rows();
     const auto importance = test::golden_importance(kCols);
     const FormatTraits& f = *find_format(FormatId::IQ1_M);
     std::vector<std::vector<uint8_t>> out(4, std::vector<uint8_t>(quantized_size(f, kRows, kCols)));
