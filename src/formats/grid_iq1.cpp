@@ -215,15 +215,18 @@ void quantize_block_iq1_s(const float* xbl, const float* qw, uint8_t* y) {
         shifts[ib] = int8_t(best_shift);
         max_scale = std::max(max_scale, scale);
     }
-    if (!max_scale) return;
-
-    const float d = max_scale / 15;
-    store_fp16(y, d * 1.125f);  // the reference's fudge factor
-    const float id = 1 / d;
-    for (int ib = 0; ib < 8; ++ib) {
-        int l = std::max(0, std::min(7, round_to_int(0.5f * (id * scales[ib] - 1))));
-        if (shifts[ib] == -1) l |= 8;
-        qh[ib] = uint16_t(qh[ib] | (l << 12));
+    // With every sub-block scale 0 (e.g. the only non-zero values have zero
+    // importance) the block keeps scale 0, but the index bits found are
+    // still stored, as the reference stores them.
+    if (max_scale) {
+        const float d = max_scale / 15;
+        store_fp16(y, d * 1.125f);  // the reference's fudge factor
+        const float id = 1 / d;
+        for (int ib = 0; ib < 8; ++ib) {
+            int l = std::max(0, std::min(7, round_to_int(0.5f * (id * scales[ib] - 1))));
+            if (shifts[ib] == -1) l |= 8;
+            qh[ib] = uint16_t(qh[ib] | (l << 12));
+        }
     }
     for (int ib = 0; ib < 8; ++ib) store_u16le(y + 34 + 2 * ib, qh[ib]);
 }
