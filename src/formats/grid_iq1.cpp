@@ -215,15 +215,18 @@ void quantize_block_iq1_s(const float* xbl, const float* qw, uint8_t* y) {
         shifts[ib] = int8_t(best_shift);
         max_scale = std::max(max_scale, scale);
     }
-    if (!max_scale) return;
-
-    const float d = max_scale / 15;
-    store_fp16(y, d * 1.125f);  // the reference's fudge factor
-    const float id = 1 / d;
-    for (int ib = 0; ib < 8; ++ib) {
-        int l = std::max(0, std::min(7, round_to_int(0.5f * (id * scales[ib] - 1))));
-        if (shifts[ib] == -1) l |= 8;
-        qh[ib] = uint16_t(qh[ib] | (l << 12));
+    // With every sub-block scale 0 (e.g. the only non-zero values have zero
+    // importance) the block keeps scale 0, but the index bits found are
+    // still stored, as the reference stores them.
+    if (max_scale) {
+        const float d = max_scale / 15;
+        store_fp16(y, d * 1.125f);  // the reference's fudge factor
+        const float id = 1 / d;
+        for (int ib = 0; ib < 8; ++ib) {
+            int l = std::max(0, std::min(7, round_to_int(0.5f * (id * scales[ib] - 1))));
+            if (shifts[ib] == -1) l |= 8;
+            qh[ib] = uint16_t(qh[ib] | (l << 12));
+        }
     }
     for (int ib = 0; ib < 8; ++ib) store_u16le(y + 34 + 2 * ib, qh[ib]);
 }
@@ -245,31 +248,64 @@ void iq1m_weights(const float* xb, const float* qw, float sigma2, float* weight)
     }
 }
 
-// Add element i's contribution at code value index `c` to the four shift
-// hypotheses, in the reference's order of accumulation.
-void accumulate_iq1m(float w, float x, int c, bool first_half, float* sumqx, float* sumq2) {
-    const float p = kShiftedUp[c];
-    const float m = kShiftedDown[c];
-    if (first_half) {
-        sumqx[0] += w * p * x;
-        sumqx[1] += w * p * x;
-        sumqx[2] += w * m * x;
-        sumqx[3] += w * m * x;
-        sumq2[0] += w * p * p;
-        sumq2[1] += w * p * p;
-        sumq2[2] += w * m * m;
-        sumq2[3] += w * m * m;
-    } else {
-        sumqx[0] += w * p * x;
-        sumqx[2] += w * p * x;
-        sumqx[1] += w * m * x;
-        sumqx[3] += w * m * x;
-        sumq2[0] += w * p * p;
-        sumq2[2] += w * p * p;
-        sumq2[1] += w * m * m;
-        sumq2[3] += w * m * m;
+// The split search of one 16-element sub-block, as the reference evaluates
+// it: per half (elements 0-7 and 8-15, which may take opposite delta signs),
+// prefix sums over the sorted elements: S[j] of w*x and P[j] of w over the
+// first j sorted elements that lie in the half. Since consecutive code values
+// differ by exactly 1 for either sign, a split (i1, i2) of a half gives
+// sum(w*q*x) = T*v[2] - (S[i1] + S[i2]) and sum(w*q*q) =
+// W*v[2]*v[2] + P[i1]*(v[0]^2 - v[1]^2) + P[i2]*(v[1]^2 - v[2]^2), with T and W
+// the half's totals. These round differently from adding the elements one by
+// one (what ggml did before llama.cpp v0.5.0), so the float expressions below
+// keep the reference's order: one block in several hundred picks another
+// grid point otherwise.
+class Iq1mSplitSums {
+public:
+    Iq1mSplitSums(const Ranked* ranked, const float* xb, const float* weight) {
+        wx_[0][0] = wx_[1][0] = 0;
+        w_[0][0] = w_[1][0] = 0;
+        for (int j = 0; j < 16; ++j) {
+            const int i = ranked[j].index;
+            const int h = i < 8 ? 0 : 1;
+            wx_[h][j + 1] = wx_[h][j] + weight[i] * xb[i];
+            wx_[1 - h][j + 1] = wx_[1 - h][j];
+            w_[h][j + 1] = w_[h][j] + weight[i];
+            w_[1 - h][j + 1] = w_[1 - h][j];
+        }
     }
-}
+
+    // sumqx[k], sumq2[k] of the split (i1, i2) for the four shifts k.
+    void at(int i1, int i2, float* sumqx, float* sumq2) const {
+        // v[0]^2 - v[1]^2 and v[1]^2 - v[2]^2 of each sign: exact in float.
+        constexpr float kUp01 = kShiftedUp[0] * kShiftedUp[0] - kShiftedUp[1] * kShiftedUp[1];
+        constexpr float kUp12 = kShiftedUp[1] * kShiftedUp[1] - kShiftedUp[2] * kShiftedUp[2];
+        constexpr float kDown01 = kShiftedDown[0] * kShiftedDown[0] - kShiftedDown[1] * kShiftedDown[1];
+        constexpr float kDown12 = kShiftedDown[1] * kShiftedDown[1] - kShiftedDown[2] * kShiftedDown[2];
+        constexpr float up = kShiftedUp[2];
+        constexpr float down = kShiftedDown[2];
+        float qx_up[2], qx_down[2], q2_up[2], q2_down[2];
+        for (int h = 0; h < 2; ++h) {
+            const float s = wx_[h][i1] + wx_[h][i2];
+            qx_up[h] = wx_[h][16] * up - s;
+            qx_down[h] = wx_[h][16] * down - s;
+            q2_up[h] = w_[h][16] * up * up + w_[h][i1] * kUp01 + w_[h][i2] * kUp12;
+            q2_down[h] = w_[h][16] * down * down + w_[h][i1] * kDown01 + w_[h][i2] * kDown12;
+        }
+        // shift k: first half + for k < 2, second half + for even k.
+        sumqx[0] = qx_up[0] + qx_up[1];
+        sumqx[1] = qx_up[0] + qx_down[1];
+        sumqx[2] = qx_down[0] + qx_up[1];
+        sumqx[3] = qx_down[0] + qx_down[1];
+        sumq2[0] = q2_up[0] + q2_up[1];
+        sumq2[1] = q2_up[0] + q2_down[1];
+        sumq2[2] = q2_down[0] + q2_up[1];
+        sumq2[3] = q2_down[0] + q2_down[1];
+    }
+
+private:
+    float wx_[2][17];  // [half][j]: sum of w*x over the first j sorted elements in that half
+    float w_[2][17];   // the same for w
+};
 
 void quantize_block_iq1_m(const float* xbl, const float* qw, uint8_t* y) {
     const SearchTables& t = grid::search_tables(grid::Lattice::Iq1s);
@@ -303,15 +339,12 @@ void quantize_block_iq1_m(const float* xbl, const float* qw, uint8_t* y) {
         int besti1 = -1;
         int besti2 = -1;
         int best_k = -1;
+        const Iq1mSplitSums sums(ranked, xb, weight);
         for (int i1 = 0; i1 <= 16; ++i1) {
             for (int i2 = i1; i2 <= 16; ++i2) {
-                float sumqx[4] = {};
-                float sumq2[4] = {};
-                for (int j = 0; j < 16; ++j) {
-                    const int i = ranked[j].index;
-                    const int c = j < i1 ? 0 : j < i2 ? 1 : 2;
-                    accumulate_iq1m(weight[i], xb[i], c, i < 8, sumqx, sumq2);
-                }
+                float sumqx[4];
+                float sumq2[4];
+                sums.at(i1, i2, sumqx, sumq2);
                 for (int k = 0; k < 4; ++k) {
                     if (sumq2[k] > 0 && sumqx[k] * sumqx[k] > best_score * sumq2[k]) {
                         scale = sumqx[k] / sumq2[k];

@@ -49,4 +49,11 @@ std::vector<float> golden_importance(int64_t cols) {
     return w;
 }
 
+std::vector<float> golden_importance_with_zeros(int64_t cols) {
+    std::vector<float> w = golden_importance(cols);
+    for (int64_t c = 0; c < cols; ++c)
+        if (c % 5 == 0 || (c >= 512 && c < 544)) w[size_t(c)] = 0.0f;
+    return w;
+}
+
 }  // namespace skn_core::test

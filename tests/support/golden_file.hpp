@@ -38,4 +38,12 @@ constexpr uint64_t kGoldenSeed = 42;
 // generator outside the repository recomputes the same floats by this rule.
 std::vector<float> golden_importance(int64_t cols = kGoldenCols);
 
+// golden_importance with zeros: at every column c with c % 5 == 0 and in
+// [512, 544) (a whole 32-column block). The importance of the edge goldens
+// (tests/golden/quant/imatrix/edge/importance.f32 holds it for 768 columns,
+// and the grid edge goldens' *_imatrix_zeros lines use it): a zero weight
+// takes a value out of every fit, which reaches the searches' degenerate
+// branches.
+std::vector<float> golden_importance_with_zeros(int64_t cols);
+
 }  // namespace skn_core::test

@@ -10,49 +10,41 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
 
-#include "fixtures/sample_weight.hpp"
 #include "formats/format.hpp"
 #include "formats/tensor_codec.hpp"
 #include "runtime/error.hpp"
 #include "support/golden_file.hpp"
+#include "unit/grid_edge_rows.hpp"
 
 namespace skn_core {
 namespace {
 
-constexpr int64_t kRows = 6;
-constexpr int64_t kCols = 768;  // three blocks per row
-
-// The input the generator fed the reference (docs/formats/grid.md).
-std::vector<float> edge_input() {
-    std::vector<float> base(size_t(8 * kCols));
-    sample_weight(base.data(), 8, kCols, 7);
-    std::vector<float> x(size_t(kRows * kCols), 0.0f);
-    const auto at = [](int64_t r, int64_t c) { return size_t(r * kCols + c); };
-    for (int64_t c = 256; c < 512; ++c) x[at(1, c)] = base[at(1, c)];  // only block 1 non-zero
-    x[at(2, 300)] = -0.75f;                                              // one non-zero element
-    for (int64_t c = 0; c < kCols; ++c) {
-        x[at(3, c)] = base[at(0, c)] * 1e-3f;
-        x[at(4, c)] = base[at(0, c)] * 1e3f;
-        x[at(5, c)] = std::ldexp(base[at(1, c)], -130);  // float32 subnormals
-    }
-    return x;
-}
+constexpr int64_t kRows = test::kGridEdgeRows;
+constexpr int64_t kCols = test::kGridEdgeCols;  // three blocks per row
 
 std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return s;
 }
 
+// Which importance weights a golden was made with.
+enum class Importance { None, Golden, GoldenWithZeros };
+
 struct EdgeCase {
     FormatId id;
-    bool with_importance;
+    Importance importance;
     std::string name() const {
-        return lower(find_format(id)->name) + (with_importance ? "_imatrix" : "");
+        static const char* const suffix[] = {"", "_imatrix", "_imatrix_zeros"};
+        return lower(find_format(id)->name) + suffix[int(importance)];
+    }
+    std::vector<float> weights() const {
+        if (importance == Importance::Golden) return test::golden_importance(kCols);
+        if (importance == Importance::GoldenWithZeros) return test::golden_importance_with_zeros(kCols);
+        return {};
     }
 };
 
@@ -74,12 +66,11 @@ TEST_P(GridEdges, BytesAndDecodeMatchReference) {
     ASSERT_EQ(golden->size(), e.bytes);
     ASSERT_EQ(test::fnv1a64(golden->data(), golden->size()), e.quantized_hash) << "golden file corrupted";
 
-    const auto x = edge_input();
-    const auto importance = test::golden_importance(kCols);
+    const auto x = test::grid_edge_rows();
+    const auto importance = c.weights();
     std::vector<uint8_t> mine(quantized_size(f, kRows, kCols), 0xAB);
     ASSERT_EQ(mine.size(), golden->size());
-    quantize_tensor(f, x.data(), kRows, kCols, mine.data(), mine.size(),
-                    c.with_importance ? importance.data() : nullptr);
+    quantize_tensor(f, x.data(), kRows, kCols, mine.data(), mine.size(), importance.empty() ? nullptr : importance.data());
     const size_t row_bytes = mine.size() / size_t(kRows);
     for (size_t i = 0; i < mine.size(); ++i)
         ASSERT_EQ(int(mine[i]), int((*golden)[i]))
@@ -100,9 +91,16 @@ TEST_P(GridEdges, BytesAndDecodeMatchReference) {
     for (int64_t i : {0, 255, 512, 767}) EXPECT_EQ(decoded[size_t(kCols + i)], 0.0f) << "row 1, zero block, col " << i;
 }
 
+// With zeros in the importance, row 2's only non-zero element (column 300)
+// weighs nothing: its sub-block is searched, yet every fit has scale 0.
 std::vector<EdgeCase> edge_cases() {
-    return {{FormatId::IQ2_XXS, true}, {FormatId::IQ2_XS, true}, {FormatId::IQ1_S, true}, {FormatId::IQ2_S, true},
-            {FormatId::IQ2_S, false},  {FormatId::IQ1_M, true},  {FormatId::IQ1_M, false}};
+    std::vector<EdgeCase> out;
+    for (FormatId id : {FormatId::IQ2_XXS, FormatId::IQ2_XS, FormatId::IQ1_S, FormatId::IQ2_S, FormatId::IQ1_M}) {
+        if (!find_format(id)->requires_importance()) out.push_back({id, Importance::None});
+        out.push_back({id, Importance::Golden});
+        out.push_back({id, Importance::GoldenWithZeros});
+    }
+    return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Grid, GridEdges, ::testing::ValuesIn(edge_cases()),
@@ -137,7 +135,7 @@ TEST(GridQuantize, FormatsWhoseReferenceNeedsImportanceRefuseWithoutIt) {
 // test in its own process, so this is the first use); threads racing to be
 // first must all see the complete tables: the reference's bytes.
 TEST(GridQuantize, ConcurrentFirstUseGivesTheSameBytes) {
-    const auto x = edge_input();
+    const auto x = test::grid_edge_rows();
     const auto importance = test::golden_importance(kCols);
     const FormatTraits& f = *find_format(FormatId::IQ1_M);
     std::vector<std::vector<uint8_t>> out(4, std::vector<uint8_t>(quantized_size(f, kRows, kCols)));

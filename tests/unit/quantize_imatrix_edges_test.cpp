@@ -52,16 +52,13 @@ TEST_P(ImatrixEdges, BytesMatchReferenceQuantizer) {
     const auto manifest = test::read_quant_manifest(kDir);
     const auto entry = std::find_if(manifest.begin(), manifest.end(),
                                     [&](const test::QuantManifestEntry& e) { return e.format == lower(f.name); });
-    if (entry == manifest.end()) {
-        // Formats added after these goldens (the grid formats) have their own
-        // edge coverage; every format that had a weighted quantizer then is listed.
-        GTEST_SKIP() << "tests/golden/" << kDir << "/MANIFEST has no line for " << f.name;
-    }
+    ASSERT_NE(entry, manifest.end()) << "tests/golden/" << kDir << "/MANIFEST has no line for " << f.name
+                                     << ": add one and run scripts/update-quant-goldens";
     const std::vector<float> input = read_floats("input.f32", size_t(kRows * kCols));
     const std::vector<float> importance = read_floats("importance.f32", size_t(kCols));
     ASSERT_FALSE(input.empty()) << "missing or short tests/golden/" << kDir << "/input.f32";
     ASSERT_FALSE(importance.empty()) << "missing or short tests/golden/" << kDir << "/importance.f32";
-    ASSERT_EQ(std::count(importance.begin(), importance.end(), 0.0f), 180) << "importance.f32 is not the documented one";
+    ASSERT_EQ(importance, test::golden_importance_with_zeros(kCols)) << "importance.f32 is not the documented one";
 
     const auto golden = test::read_golden(kDir + "/" + lower(f.name) + ".q");
     ASSERT_TRUE(golden.has_value());
