@@ -12,7 +12,4 @@ int skn_cmd_dump(int argc, char** argv);
 int skn_cmd_doctor(int argc, char** argv);
 int skn_cmd_quantize(int argc, char** argv);
 
-/* "--help" or "-h". */
-int skn_is_help_flag(const char* arg);
-
 #endif

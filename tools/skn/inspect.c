@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "help_text.h"
 #include "skn/skn.h"
@@ -421,28 +422,21 @@ int skn_cmd_inspect(int argc, char** argv) {
     int json = 0;
     const char* file = NULL;
     for (int i = 1; i < argc; ++i) {
-        if (skn_is_help_flag(argv[i])) {
-            fputs(skn_help_skn_inspect, stdout);
-            return 0;
+        if (skn_cli_is_help(argv[i])) {
+            return skn_cli_help(skn_help_skn_inspect);
         } else if (strcmp(argv[i], "--i2s-layout") == 0) {
-            if (i + 1 >= argc || !skn_tool_set_i2s_layout(argv[++i])) {
-                fputs("skn inspect: --i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the file's I2_S "
-                      "tensors)\n\n", stderr);
-                fputs(skn_help_skn_inspect, stderr);
-                return 2;
-            }
+            if (i + 1 >= argc || !skn_tool_set_i2s_layout(argv[++i]))
+                return skn_cli_usage_error("inspect", skn_help_skn_inspect,
+                                           "--i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the "
+                                           "file's I2_S tensors)");
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != 0) {
-            fprintf(stderr, "skn inspect: unknown option \"%s\"\n\n", argv[i]);
-            fputs(skn_help_skn_inspect, stderr);
-            return 2;
+            return skn_cli_usage_error("inspect", skn_help_skn_inspect, "unknown option \"%s\"", argv[i]);
         } else if (file == NULL) {
             file = argv[i];
         } else {
-            fputs("skn inspect: give at most one FILE\n\n", stderr);
-            fputs(skn_help_skn_inspect, stderr);
-            return 2;
+            return skn_cli_usage_error("inspect", skn_help_skn_inspect, "give at most one FILE");
         }
     }
     setlocale(LC_CTYPE, "");

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "help_text.h"
 #include "quant_meta.h"
@@ -195,11 +196,9 @@ static int attach_importance(const skn_imatrix* im, const char* path, skn_quant_
 /* ---- the command */
 
 static int usage_error(const char* what, const char* arg) {
-    fputs("skn quantize: ", stderr);
-    fprintf(stderr, what, arg);
-    fputs("\n\n", stderr);
-    fputs(skn_help_skn_quantize, stderr);
-    return 2;
+    char message[512];
+    snprintf(message, sizeof message, what, arg);
+    return skn_cli_usage_error("quantize", skn_help_skn_quantize, "%s", message);
 }
 
 /* TYPE: a preset first (llama-quantize's meaning of Q4_0 is the preset),
@@ -237,7 +236,7 @@ static int parse_args(int argc, char** argv, skn_quant_options* o, int* exit_sta
     char err[512];
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
-        if (skn_is_help_flag(a)) {
+        if (skn_cli_is_help(a)) {
             fputs(skn_help_skn_quantize, stdout);
             *exit_status = 0;
             return -1;

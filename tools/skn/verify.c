@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "help_text.h"
 #include "sha256.h"
@@ -87,19 +88,14 @@ static void hash_tensor(const skn_gguf* g, int64_t index, tensor_report* r) {
     skn_sha256_final(&s, r->sha256);
 }
 
-static int usage_error(const char* what) {
-    fprintf(stderr, "skn verify: %s\n\n", what);
-    fputs(skn_help_skn_verify, stderr);
-    return 2;
-}
+static int usage_error(const char* what) { return skn_cli_usage_error("verify", skn_help_skn_verify, "%s", what); }
 
 int skn_cmd_verify(int argc, char** argv) {
     int json = 0, hash = 0;
     const char* path = NULL;
     for (int i = 1; i < argc; ++i) {
-        if (skn_is_help_flag(argv[i])) {
-            fputs(skn_help_skn_verify, stdout);
-            return 0;
+        if (skn_cli_is_help(argv[i])) {
+            return skn_cli_help(skn_help_skn_verify);
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
         } else if (strcmp(argv[i], "--hash") == 0) {
