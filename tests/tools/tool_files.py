@@ -1,0 +1,435 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The skn commands that write files (quantize, edit, split, merge) as a new
+user tries them (issue 37): safety (IN = OUT, links, a directory as OUT, a
+missing directory, signals, `ulimit -f`), llama-quantize's options and keys
+as its source (tools/quantize/quantize.cpp, src/llama-quant.cpp, v0.5.0)
+defines them, and memory bounds. Inputs are built and outputs read with
+tests/tools/gguf_files.py, which does not use libskn.
+    tool_files.py SKN WORKDIR SECTION"""
+import hashlib
+import json
+import os
+import random
+import re
+import resource
+import signal
+import struct
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gguf_files as G  # noqa: E402
+
+SKN, WORK, SECTION = sys.argv[1:4]
+EMULATOR = os.environ.get("SKN_EMULATOR", "").split()
+failures = []
+
+
+def run(*args, expect=None, env=None, limit_fsize=None):
+    def limit():
+        if limit_fsize is not None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit_fsize, limit_fsize))
+    p = subprocess.run([*EMULATOR, SKN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=dict(os.environ, **(env or {})), preexec_fn=limit)
+    if expect is not None and p.returncode != expect:
+        failures.append(f"skn {' '.join(args)} exited {p.returncode}, expected {expect}: "
+                        f"{p.stderr.decode(errors='replace')}")
+    return p
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def err(p):
+    return p.stderr.decode(errors="replace")
+
+
+def leftovers(d):
+    return [f for f in os.listdir(d) if "skn-partial" in f]
+
+
+def fresh_dir(name):
+    d = os.path.join(WORK, name)
+    if os.path.isdir(d):
+        for f in os.listdir(d):
+            p = os.path.join(d, f)
+            if os.path.isdir(p) and not os.path.islink(p):
+                os.chmod(p, 0o755)
+                for g in os.listdir(p):
+                    os.remove(os.path.join(p, g))
+                os.rmdir(p)
+            else:
+                os.remove(p)
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+_FLOAT_BLOCK = {}
+
+
+def floats(n, seed):
+    """n float32 values in [-1, 1): a seeded block of 4096, tiled (fast for
+    large tensors, and rows still differ)."""
+    if seed not in _FLOAT_BLOCK:
+        rng = random.Random(seed)
+        _FLOAT_BLOCK[seed] = struct.pack("<4096f", *[rng.uniform(-1.0, 1.0) for _ in range(4096)])
+    block = _FLOAT_BLOCK[seed]
+    reps = (4 * n + len(block) - 1) // len(block)
+    return (block * reps)[:4 * n]
+
+
+def positive(n, seed):
+    rng = random.Random(seed)
+    return struct.pack(f"<{n}f", *[rng.uniform(0.01, 4.0) for _ in range(n)])
+
+
+def ints(fmt, n, seed):
+    rng = random.Random(seed)
+    size = struct.calcsize(fmt)
+    lo, hi = -(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1
+    return struct.pack(f"<{n}{fmt}", *[rng.randint(lo, hi) for _ in range(n)])
+
+
+INTEGER_TENSORS = [("token_types.i8", G.T_I8, [48], "b"), ("rope.positions.i16", G.T_I16, [48], "h"),
+                   ("vocab.ids.i32", G.T_I32, [16, 3], "i"), ("expert.map.i64", G.T_I64, [8, 3], "q")]
+
+
+def llama_model(path, layers=2, n_embd=256, n_ff=512, n_vocab=64, with_output=True, extra_kvs=(), integers=True,
+                file_type=None):
+    """A llama-shaped F32 model llama.cpp's quantizer rules apply to, with
+    integer and F64 tensors beside the weights."""
+    kvs = [("general.architecture", G.STR, "llama"), ("general.name", G.STR, "tiny"),
+           ("llama.block_count", G.U32, layers), ("llama.context_length", G.U32, 256),
+           ("llama.embedding_length", G.U32, n_embd), ("llama.attention.head_count", G.U32, 4),
+           ("llama.attention.head_count_kv", G.U32, 4),
+           ("tokenizer.ggml.tokens", G.ARR, (G.STR, [f"t{i}" for i in range(n_vocab)]))]
+    if file_type is not None:
+        kvs.append(("general.file_type", G.U32, file_type))
+    kvs += list(extra_kvs)
+    t = [("token_embd.weight", G.T_F32, [n_embd, n_vocab], floats(n_embd * n_vocab, 1))]
+    seed = 10
+    for b in range(layers):
+        for name, ne in (("attn_norm", [n_embd]), ("attn_q", [n_embd, n_embd]), ("attn_k", [n_embd, n_embd]),
+                         ("attn_v", [n_embd, n_embd]), ("attn_output", [n_embd, n_embd]), ("ffn_norm", [n_embd]),
+                         ("ffn_gate", [n_embd, n_ff]), ("ffn_up", [n_embd, n_ff]), ("ffn_down", [n_ff, n_embd])):
+            n = 1
+            for d in ne:
+                n *= d
+            seed += 1
+            t.append((f"blk.{b}.{name}.weight", G.T_F32, ne, floats(n, seed)))
+    t.append(("output_norm.weight", G.T_F32, [n_embd], floats(n_embd, 2)))
+    if with_output:
+        t.append(("output.weight", G.T_F32, [n_embd, n_vocab], floats(n_embd * n_vocab, 3)))
+    if integers:
+        for name, type_id, ne, fmt in INTEGER_TENSORS:
+            n = 1
+            for d in ne:
+                n *= d
+            t.append((name, type_id, ne, ints(fmt, n, len(name))))
+        t.append(("rope.freqs.f64", G.T_F64, [32], struct.pack("<32d", *[1.0 / (i + 1) for i in range(32)])))
+    G.write(path, kvs, t)
+    return path
+
+
+def imatrix_gguf(path, entries, datasets=("calib.txt", "extra.txt"), chunk_count=10, chunk_size=512):
+    """llama-imatrix's GGUF form: NAME.in_sum2 [per_row, matrices] and
+    NAME.counts [1, matrices] per entry, and the imatrix.* keys."""
+    kvs = [("general.type", G.STR, "imatrix"), ("imatrix.datasets", G.ARR, (G.STR, list(datasets))),
+           ("imatrix.chunk_count", G.U32, chunk_count), ("imatrix.chunk_size", G.U32, chunk_size)]
+    t = []
+    for name, per_row in entries:  # in_sum2 holds sums of squares: positive
+        t.append((name + ".in_sum2", G.T_F32, [per_row, 1], positive(per_row, len(name))))
+        t.append((name + ".counts", G.T_F32, [1, 1], struct.pack("<f", 4.0)))
+    G.write(path, kvs, t)
+    return path
+
+
+def imatrix_legacy(path, entries, trailer=None):
+    """The legacy .dat form: (name, ncall, values) entries, then an optional
+    trailer (chunk count, dataset)."""
+    b = struct.pack("<i", len(entries))
+    for name, per_row in entries:
+        n = name.encode()
+        b += struct.pack("<i", len(n)) + n + struct.pack("<ii", 3, per_row)
+        b += struct.pack(f"<{per_row}f", *[1.0 + (i % 7) for i in range(per_row)])
+    if trailer is not None:
+        chunks, dataset = trailer
+        b += struct.pack("<ii", chunks, len(dataset)) + dataset.encode()
+    with open(path, "wb") as f:
+        f.write(b)
+    return path
+
+
+def types_of(path):
+    return {n: t for n, t, _, _, _ in G.Reader(path).tensors}
+
+
+# ---- safety ------------------------------------------------------------------
+
+def test_quantize_safety():
+    d = fresh_dir("safety")
+    model = llama_model(os.path.join(d, "m.gguf"))
+    before = open(model, "rb").read()
+    # IN = OUT, through a symbolic link, through a hard link: refused before any work.
+    os.symlink("m.gguf", os.path.join(d, "sym.gguf"))
+    os.link(model, os.path.join(d, "hard.gguf"))
+    for out in ("m.gguf", "sym.gguf", "hard.gguf", "./m.gguf"):
+        p = run("quantize", model, os.path.join(d, out), "Q4_K_M", expect=1)
+        check("is the input" in err(p) and "--force-overwrite" in err(p), f"IN = OUT ({out}): {err(p)}")
+    check(open(model, "rb").read() == before and not leftovers(d), "IN = OUT changed the input or left a file")
+    # --force-overwrite replaces it once complete; the hard link keeps the old file.
+    run("quantize", "--force-overwrite", model, model, "Q8_0", expect=0)
+    check(types_of(model)["blk.0.attn_q.weight"] == G.T_Q8_0, "--force-overwrite did not replace IN")
+    check(open(os.path.join(d, "hard.gguf"), "rb").read() == before, "the hard link to IN changed")
+    model = llama_model(os.path.join(d, "m2.gguf"))
+    # A directory as OUT, a missing directory, an unwritable one: the user's path named, nothing written.
+    os.mkdir(os.path.join(d, "adir"))
+    p = run("quantize", model, os.path.join(d, "adir"), "Q8_0", expect=1)
+    check(re.search(r"adir is a directory: give the output file's name", err(p)), f"directory as OUT: {err(p)}")
+    missing = os.path.join(d, "no", "such", "out.gguf")
+    p = run("quantize", model, missing, "Q8_0", expect=1)
+    check(f"cannot write {missing}: its directory" in err(p) and "does not exist" in err(p), f"missing dir: {err(p)}")
+    if os.geteuid() != 0:  # root writes anywhere
+        ro = os.path.join(d, "ro")
+        os.mkdir(ro, 0o555)
+        p = run("quantize", model, os.path.join(ro, "out.gguf"), "Q8_0", expect=1)
+        check("no permission to create files in" in err(p), f"read-only dir: {err(p)}")
+    p = run("quantize", model, "/dev/null", "Q8_0", expect=1)
+    check("/dev/null is not a regular file" in err(p), f"device as OUT: {err(p)}")
+    os.symlink(os.path.join(d, "nowhere", "x.gguf"), os.path.join(d, "dangling.gguf"))
+    p = run("quantize", model, os.path.join(d, "dangling.gguf"), "Q8_0", expect=1)
+    check("symbolic link to a missing file" in err(p), f"dangling link as OUT: {err(p)}")
+    # A symbolic link to another file: that file is replaced, the link stays.
+    other = os.path.join(d, "other.gguf")
+    open(other, "wb").write(b"old")
+    os.symlink("other.gguf", os.path.join(d, "to-other.gguf"))
+    run("quantize", model, os.path.join(d, "to-other.gguf"), "Q8_0", expect=0)
+    check(os.path.islink(os.path.join(d, "to-other.gguf")) and G.Reader(other).get("general.file_type") == 7,
+          "a symbolic link OUT: its file is not the new one")
+    check(not leftovers(d), f"safety: partial files left: {leftovers(d)}")
+    # An unknown option: the usage line and "see --help", not the manual.
+    p = run("quantize", "--frobnicate", model, "x.gguf", "Q8_0", expect=2)
+    e = err(p)
+    check(e.startswith('skn quantize: unknown option "--frobnicate"\nusage: skn quantize')
+          and e.rstrip().endswith("see `skn quantize --help` for the options") and len(e.splitlines()) < 10,
+          f"unknown option: {e}")
+    # --threads defaults to the online CPUs.
+    doc = json.loads(run("quantize", "--dry-run", "--json", model, "Q8_0", expect=0).stdout)
+    check(doc["threads"] == min(256, os.sysconf("SC_NPROCESSORS_ONLN")), f"default threads {doc['threads']}")
+
+
+def test_quantize_ulimit():
+    """Under `ulimit -f` the write fails with EFBIG: reported, exit 1, no file."""
+    d = fresh_dir("ulimit")
+    model = llama_model(os.path.join(d, "m.gguf"))
+    for mode in ("unnamed", "named"):
+        out = os.path.join(d, f"out-{mode}.gguf")
+        p = run("quantize", model, out, "Q8_0", expect=1, limit_fsize=64 * 1024,
+                env={"SKN_TOOL_TMPFILE": mode})
+        check("File too large" in err(p) and p.returncode == 1, f"ulimit -f ({mode}): {p.returncode} {err(p)}")
+        check(not os.path.exists(out) and not leftovers(d), f"ulimit -f ({mode}): left {os.listdir(d)}")
+
+
+def big_model(path):
+    """About 24 MiB of F32 weights: long enough to interrupt."""
+    if os.path.exists(path):
+        return path
+    return llama_model(path, layers=4, n_embd=512, n_ff=1536, n_vocab=256, integers=False)
+
+
+def has_output_open(pid, d):
+    """Whether process pid holds a file in d open for writing (named or O_TMPFILE)."""
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if target.startswith(d) and ("skn-partial" in target or "(deleted)" in target or "/#" in target):
+                return True
+    except OSError:
+        pass
+    return False
+
+
+def test_quantize_signals():
+    """Fork the tool, wait until it writes, send the signal: it dies of it
+    and leaves nothing; unnamed (O_TMPFILE) outputs survive even SIGKILL."""
+    if EMULATOR:
+        return  # /proc/PID/fd of qemu-user shows the emulator's descriptors
+    d = fresh_dir("signals")
+    model = big_model(os.path.join(WORK, "big.gguf"))
+    cases = [(signal.SIGINT, "named"), (signal.SIGTERM, "named"), (signal.SIGHUP, "named"),
+             (signal.SIGINT, "unnamed"), (signal.SIGTERM, "unnamed"), (signal.SIGKILL, "unnamed")]
+    for sig, mode in cases:
+        out = os.path.join(d, f"out-{sig.name}-{mode}.gguf")
+        proc = subprocess.Popen([SKN, "quantize", "--threads", "1", model, out, "Q6_K"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, env=dict(os.environ, SKN_TOOL_TMPFILE=mode))
+        deadline = time.monotonic() + 60
+        while not has_output_open(proc.pid, d) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.2)
+        if proc.poll() is not None:
+            check(False, f"{sig.name} ({mode}): skn quantize finished before it could be interrupted")
+            continue
+        if mode == "named":
+            check(leftovers(d), f"{sig.name} ({mode}): no named temporary file while writing")
+        proc.send_signal(sig)
+        proc.wait(timeout=60)
+        proc.stderr.close()
+        check(proc.returncode == -sig, f"{sig.name} ({mode}): exit {proc.returncode}, expected death by the signal")
+        check(not os.path.exists(out) and not leftovers(d), f"{sig.name} ({mode}): left {os.listdir(d)}")
+
+
+# ---- llama-quantize parity ---------------------------------------------------
+
+def test_quantize_imatrix_keys():
+    """End to end: a model with integer and F64 tensors and an imatrix, a
+    K-quant preset; the keys as llama-quantize writes them."""
+    d = fresh_dir("imatrix_keys")
+    model = llama_model(os.path.join(d, "m.gguf"), file_type=0, extra_kvs=[("split.count", G.U16, 1)])
+    entries = [("blk.0.attn_q.weight", 256), ("blk.1.ffn_down.weight", 512), ("blk.0.ffn_up.weight", 256),
+               ("not.in.model.weight", 64)]
+    im = imatrix_gguf(os.path.join(d, "m.imatrix.gguf"), entries)
+    out = os.path.join(d, "q4km.gguf")
+    run("quantize", "--imatrix", im, "--override-kv", "general.name=str:renamed", "--override-kv",
+        "llama.context_length=int:-4096", "--override-kv", "tiny.scale=float:0.5", "--override-kv",
+        "tiny.flag=bool:true", model, out, "Q4_K_M", expect=0)
+    r, src = G.Reader(out), G.Reader(model)
+    # src/llama-quant.cpp: gguf_set_kv copies the input's pairs; general.quantization_version
+    # and general.file_type are set (removed, appended); split.* removed; then every
+    # kv override (quantize.cpp: the user's, then quantize.imatrix.file, .dataset,
+    # .entries_count, .chunks_count), each set the same way.
+    copied = [k for k in src.keys() if k not in ("general.file_type", "split.count", "general.name",
+                                                  "llama.context_length")]
+    want = copied + ["general.quantization_version", "general.file_type", "general.name", "llama.context_length",
+                     "tiny.scale", "tiny.flag", "quantize.imatrix.file", "quantize.imatrix.dataset",
+                     "quantize.imatrix.entries_count", "quantize.imatrix.chunks_count"]
+    check(r.keys() == want, f"imatrix keys: order {r.keys()}\nwant {want}")
+    check(r.kv("general.quantization_version") == ("general.quantization_version", G.U32, 2)
+          and r.kv("general.file_type") == ("general.file_type", G.U32, 15), "quantization_version / file_type")
+    # An int override is written as u32 of its absolute value, a float as f32.
+    check(r.kv("llama.context_length") == ("llama.context_length", G.U32, 4096), r.kv("llama.context_length"))
+    check(r.kv("tiny.scale") == ("tiny.scale", G.F32, 0.5) and r.kv("tiny.flag") == ("tiny.flag", G.BOOL, True)
+          and r.kv("general.name") == ("general.name", G.STR, "renamed"), "overrides' types")
+    check(r.kv("quantize.imatrix.file") == ("quantize.imatrix.file", G.STR, im)
+          and r.kv("quantize.imatrix.dataset") == ("quantize.imatrix.dataset", G.STR, "calib.txt")
+          and r.kv("quantize.imatrix.entries_count") == ("quantize.imatrix.entries_count", G.U32, 4)
+          and r.kv("quantize.imatrix.chunks_count") == ("quantize.imatrix.chunks_count", G.U32, 10),
+          f"imatrix keys: {[r.kv(k) for k in want[-4:]]}")
+    # Integer and F64 tensors: copied as stored, type and bytes.
+    for name, type_id, _, _ in INTEGER_TENSORS + [("rope.freqs.f64", G.T_F64, None, None)]:
+        check(r.tensor(name)[1] == type_id and r.data(name) == src.data(name), f"{name} not copied as stored")
+    types = types_of(out)
+    check(types["blk.0.attn_q.weight"] == 12 and types["output.weight"] == 14 and types["blk.1.attn_v.weight"] == 14,
+          f"Q4_K_M types: {types}")
+    check(run("verify", out).returncode == 0, "the Q4_K_M output does not verify")
+    # --dry-run of a file with integer tensors works too (it was refused before).
+    run("quantize", "--dry-run", model, "Q4_K_M", expect=0)
+    # A legacy imatrix: no trailer, no chunks_count; a trailer: its count and dataset.
+    # A path longer than 127 bytes is cut to 127, as llama-quantize's buffer cuts it.
+    long_dir = os.path.join(d, "x" * 100)
+    os.makedirs(long_dir, exist_ok=True)
+    for trailer in (None, (7, "wiki.train.raw")):
+        dat = imatrix_legacy(os.path.join(long_dir, "legacy.dat"), entries[:2], trailer)
+        out2 = os.path.join(d, "legacy.gguf")
+        run("quantize", "--imatrix", dat, model, out2, "Q4_K_M", expect=0)
+        r2 = G.Reader(out2)
+        tail = [k for k in r2.keys() if k.startswith("quantize.")]
+        if trailer is None:
+            check(tail == ["quantize.imatrix.file", "quantize.imatrix.entries_count"], f"legacy keys {tail}")
+        else:
+            check(tail == ["quantize.imatrix.file", "quantize.imatrix.dataset", "quantize.imatrix.entries_count",
+                           "quantize.imatrix.chunks_count"] and r2.get("quantize.imatrix.chunks_count") == 7
+                  and r2.get("quantize.imatrix.dataset") == "wiki.train.raw", f"legacy trailer keys {r2.kvs[-4:]}")
+        check(r2.get("quantize.imatrix.file") == dat[:127] and r2.get("quantize.imatrix.entries_count") == 2,
+              f"legacy file key {r2.get('quantize.imatrix.file')!r}")
+    # Without an imatrix no quantize.* key.
+    run("quantize", model, os.path.join(d, "plain.gguf"), "Q4_K_M", expect=0)
+    check(not [k for k in G.Reader(os.path.join(d, "plain.gguf")).keys() if k.startswith("quantize.")],
+          "quantize.* keys without an imatrix")
+    # Malformed overrides are usage errors.
+    for bad in ("noequals", "k=int:12x", "k=long:3", "k=bool:yes", "k=str:" + "s" * 128, "=int:1"):
+        p = run("quantize", "--override-kv", bad, model, os.path.join(d, "bad.gguf"), "Q8_0", expect=2)
+        check("--override-kv" in err(p), f"--override-kv {bad}: {err(p)}")
+
+
+def test_quantize_options():
+    """--output-tensor-type, --token-embedding-type, --leave-output-tensor,
+    --tensor-type-file, numeric types, COPY, the IN TYPE form."""
+    d = fresh_dir("options")
+    model = llama_model(os.path.join(d, "m.gguf"))
+    base = os.path.join(d, "base.gguf")
+    run("quantize", model, base, "Q4_K_M", expect=0)
+    tb = types_of(base)
+    check(tb["token_embd.weight"] == 12 and tb["output.weight"] == 14, f"Q4_K_M base types {tb}")
+
+    out = os.path.join(d, "typed.gguf")
+    run("quantize", "--output-tensor-type", "q8_0", "--token-embedding-type", "q6_k", model, out, "Q4_K_M", expect=0)
+    t = types_of(out)
+    check(t["output.weight"] == G.T_Q8_0 and t["token_embd.weight"] == 14, f"forced types {t}")
+    check({k: v for k, v in t.items() if k not in ("output.weight", "token_embd.weight")}
+          == {k: v for k, v in tb.items() if k not in ("output.weight", "token_embd.weight")},
+          "forced output/token types changed other tensors")
+    # Tied embeddings (no output.weight): token_embd takes the output's rules and type.
+    tied = llama_model(os.path.join(d, "tied.gguf"), with_output=False)
+    run("quantize", "--output-tensor-type", "q8_0", tied, out, "Q4_K_M", expect=0)
+    check(types_of(out)["token_embd.weight"] == G.T_Q8_0, f"tied token_embd {types_of(out)}")
+
+    run("quantize", "--leave-output-tensor", model, out, "Q4_K_M", expect=0)
+    r = G.Reader(out)
+    check(r.tensor("output.weight")[1] == G.T_F32 and r.data("output.weight") == G.Reader(model).data("output.weight"),
+          "--leave-output-tensor: output.weight not kept")
+
+    tt = os.path.join(d, "types.txt")
+    open(tt, "w").write("attn_v=q8_0\n  blk\\.1\\.ffn_down=q5_k   ATTN_K=Q5_0\n")
+    run("quantize", "--tensor-type-file", tt, model, out, "Q4_K_M", expect=0)
+    t = types_of(out)
+    check(t["blk.0.attn_v.weight"] == G.T_Q8_0 and t["blk.1.attn_v.weight"] == G.T_Q8_0
+          and t["blk.1.ffn_down.weight"] == 13 and t["blk.0.ffn_down.weight"] == tb["blk.0.ffn_down.weight"]
+          and t["blk.0.attn_k.weight"] == 6, f"--tensor-type-file types {t}")
+    open(tt, "w").write("attn_v=q8_0 attn_k\n")
+    p = run("quantize", "--tensor-type-file", tt, model, out, "Q4_K_M", expect=2)
+    check("--tensor-type-file" in err(p) and "attn_k" in err(p), f"bad --tensor-type-file: {err(p)}")
+
+    # Numbers are llama_ftype values: 15 is Q4_K_M, 7 Q8_0.
+    run("quantize", model, out, "15", expect=0)
+    check(open(out, "rb").read() == open(base, "rb").read(), "TYPE 15 differs from Q4_K_M")
+    run("quantize", model, out, "7", expect=0)
+    check(G.Reader(out).get("general.file_type") == 7 and types_of(out)["blk.0.attn_q.weight"] == G.T_Q8_0, "TYPE 7")
+    p = run("quantize", model, out, "99", expect=2)
+    check("Q4_K_M (15)" in err(p), f"TYPE 99: {err(p)}")
+    # COPY: every tensor as stored; general.file_type the input's, or the
+    # loader's guess (the most common type, + 1024).
+    run("quantize", model, out, "COPY", expect=0)
+    r, src = G.Reader(out), G.Reader(model)
+    check(all(r.data(n) == src.data(n) and r.tensor(n)[1] == ty for n, ty, _, _, _ in src.tensors),
+          "COPY changed a tensor")
+    check(r.get("general.file_type") == 1024 and r.get("general.quantization_version") == 2,
+          f"COPY file type {r.get('general.file_type')}")
+    run("quantize", base, out, "copy", expect=0)
+    check(G.Reader(out).get("general.file_type") == 15, "COPY of a Q4_K_M file keeps file type 15")
+    # IN TYPE [NTHREADS]: OUT is IN's directory/ggml-model-TYPE.gguf.
+    default = os.path.join(d, "ggml-model-Q8_0.gguf")
+    run("quantize", model, "q8_0", "2", expect=0)
+    check(os.path.exists(default) and G.Reader(default).get("general.file_type") == 7, "IN TYPE NTHREADS form")
+    p = run("quantize", model, "q8_0", "0", expect=2)
+    check("NTHREADS" in err(p), f"NTHREADS 0: {err(p)}")
+
+
+def main():
+    os.makedirs(WORK, exist_ok=True)
+    {"quantize_safety": test_quantize_safety, "quantize_ulimit": test_quantize_ulimit,
+     "quantize_signals": test_quantize_signals, "quantize_imatrix_keys": test_quantize_imatrix_keys,
+     "quantize_options": test_quantize_options}[SECTION]()
+    if failures:
+        sys.exit("FAIL:\n" + "\n".join(failures))
+    print(f"{SECTION}: ok")
+
+
+if __name__ == "__main__":
+    main()
