@@ -421,11 +421,270 @@ def test_quantize_options():
     check("NTHREADS" in err(p), f"NTHREADS 0: {err(p)}")
 
 
+# ---- edit ----------------------------------------------------------------------
+
+def out_text(p):
+    return p.stdout.decode(errors="replace")
+
+
+def test_edit():
+    d = fresh_dir("edit")
+    model = llama_model(os.path.join(d, "m.gguf"), extra_kvs=[("tiny.pipe", G.STR, "a|b"), ("tiny.arr", G.ARR,
+                                                                                            (G.I32, [1, 2, 3]))])
+    src = G.Reader(model)
+    tensors_before = {n: src.data(n) for n, _, _, _, _ in src.tensors}
+
+    def same_tensors(path):
+        r = G.Reader(path)
+        return [t[0] for t in r.tensors] == [t[0] for t in src.tensors] and all(
+            r.data(n) == b for n, b in tensors_before.items())
+
+    # The same size: the header is patched in place (same inode, same size).
+    ino, size = os.stat(model).st_ino, os.path.getsize(model)
+    p = run("edit", "--set", "general.name=tinz", "--set", "llama.context_length=4096", model, expect=0)
+    check("patched in place" in out_text(p), f"edit same size: {out_text(p)}")
+    r = G.Reader(model)
+    check(os.stat(model).st_ino == ino and os.path.getsize(model) == size and r.get("general.name") == "tinz"
+          and r.kv("llama.context_length") == ("llama.context_length", G.U32, 4096) and r.keys() == src.keys()
+          and same_tensors(model), "edit in place: wrong result")
+    # Another size: rewritten beside itself and renamed over it.
+    p = run("edit", "--set", "general.name=a much longer name", model, expect=0)
+    r = G.Reader(model)
+    check("rewritten" in out_text(p) and os.stat(model).st_ino != ino and r.get("general.name") == "a much longer name"
+          and r.keys() == src.keys() and same_tensors(model) and not leftovers(d), f"edit rewrite: {out_text(p)}")
+    # --rewrite even when the size stays.
+    ino = os.stat(model).st_ino
+    p = run("edit", "--rewrite", "--set", "general.name=a much longer nam3", model, expect=0)
+    check("rewritten" in out_text(p) and os.stat(model).st_ino != ino, "--rewrite did not rewrite")
+    # --add (new: appended; existing: in place, type changed), --remove, --rename, to OUT.
+    before = open(model, "rb").read()
+    out = os.path.join(d, "out.gguf")
+    run("edit", "--add", "tiny.new=f64:2.5", "--add", "llama.context_length=u64:8192", "--remove", "tiny.arr",
+        "--rename", "general.name=general.title", model, out, expect=0)
+    r, rin = G.Reader(out), G.Reader(model)
+    want = [k if k != "general.name" else "general.title" for k in rin.keys() if k != "tiny.arr"] + ["tiny.new"]
+    check(r.keys() == want and r.kv("tiny.new") == ("tiny.new", G.F64, 2.5)
+          and r.kv("llama.context_length") == ("llama.context_length", G.U64, 8192)
+          and r.get("general.title") == "a much longer nam3" and same_tensors(out), f"edit to OUT: {r.kvs}")
+    check(open(model, "rb").read() == before, "edit to OUT changed IN")
+    # Integer and F64 tensors survive a rewrite; so does a new alignment.
+    aligned = os.path.join(d, "aligned.gguf")
+    run("edit", "--add", "general.alignment=u32:64", model, aligned, expect=0)
+    r = G.Reader(aligned)
+    check(r.get("general.alignment") == 64 and all((off - r.data_offset) % 64 == 0 for _, _, _, off, _ in r.tensors)
+          and same_tensors(aligned), "edit general.alignment: tensors not realigned")
+    # --dry-run writes nothing.
+    p = run("edit", "--dry-run", "--set", "general.name=x", model, expect=0)
+    check(open(model, "rb").read() == before and "would rewrite" in out_text(p), f"--dry-run: {out_text(p)}")
+    # Refusals.
+    for args, code, what in ((["--set", "llama.block_count=-1"], 2, "is not a u32"),
+                             (["--set", "llama.block_count=99999999999"], 2, "is not a u32"),
+                             (["--set", "nope=1"], 1, 'has no key "nope"'),
+                             (["--remove", "nope"], 1, 'has no key "nope"'),
+                             (["--set", "tokenizer.ggml.tokens=1"], 1, "holds an array"),
+                             (["--add", "x=int:1"], 2, "give TYPE:VALUE"),
+                             (["--rename", "general.title=llama.block_count"], 1, "already has a key"),
+                             (["--set", "skn.i2_s_layout=x86"], 1, "not edited by hand"),
+                             (["--set", "general.name"], 2, "give KEY=VALUE"),
+                             ([], 2, "give at least one")):
+        p = run("edit", *args, out, expect=code)
+        check(what in err(p), f"edit {args}: {err(p)}")
+    p = run("edit", "--set", "general.title=x", out, out, expect=1)
+    check("is the input" in err(p), f"edit OUT = IN: {err(p)}")
+    p = run("edit", "--set", "general.title=x", out, d, expect=1)
+    check("is a directory" in err(p), f"edit OUT a directory: {err(p)}")
+    # A '|' in a value and a markdown table stay intact (inspect --markdown).
+    md = out_text(run("inspect", "--markdown", out, expect=0))
+    check("| tiny.pipe | string | `\"a\\|b\"` |" in md, f"inspect --markdown escaping:\n{md}")
+
+
+def test_split_merge():
+    d = fresh_dir("split")
+    model = llama_model(os.path.join(d, "m.gguf"))
+    src = G.Reader(model)
+    names = [t[0] for t in src.tensors]
+    prefix = os.path.join(d, "m")
+    p = run("split", "--split-max-tensors", "8", model, prefix, expect=0)
+    n = (len(names) + 7) // 8
+    files = [f"{prefix}-{i:05d}-of-{n:05d}.gguf" for i in range(1, n + 1)]
+    check(all(os.path.exists(f) for f in files) and f"n_split: {n}" in out_text(p), f"split files: {os.listdir(d)}")
+    seen = []
+    for i, f in enumerate(files):
+        r = G.Reader(f)
+        tail = [("split.no", G.U16, i), ("split.tensors.count", G.I32, len(names)), ("split.count", G.U16, n)]
+        # llama-gguf-split: every pair of IN in the first file only; split.no,
+        # split.count (placeholder), split.tensors.count, then split.count set
+        # again (ggml moves a key it sets to the end).
+        want = ([kv for kv in src.kvs] if i == 0 else []) + tail
+        check(r.kvs == want, f"split file {i + 1} keys {r.kvs[-3:]}")
+        check(len(r.tensors) == (8 if i < n - 1 else len(names) - 8 * (n - 1)), f"split file {i + 1} tensor count")
+        seen += [t[0] for t in r.tensors]
+        check(all(r.data(t[0]) == src.data(t[0]) for t in r.tensors), f"split file {i + 1} tensor bytes")
+    check(seen == names, "split: tensor order")
+    merged = os.path.join(d, "merged.gguf")
+    run("merge", files[0], merged, expect=0)
+    r = G.Reader(merged)
+    # llama-gguf-split --merge: the first file's pairs, split.count set to 0 (moved to the end).
+    first = G.Reader(files[0])
+    want = [kv for kv in first.kvs if kv[0] != "split.count"] + [("split.count", G.U16, 0)]
+    check(r.kvs == want, f"merged keys {r.kvs[-3:]}")
+    check([t[0] for t in r.tensors] == names and all(r.data(nm) == src.data(nm) for nm in names), "merged tensors")
+    check(run("verify", merged).returncode == 0, "merged file does not verify")
+    p = run("merge", merged, os.path.join(d, "again.gguf"), expect=1)
+    check("not the first file of a split model" in err(p), f"merge a merged file: {err(p)}")
+    p = run("merge", files[0], merged, expect=1)
+    check("exists" in err(p), f"merge onto an existing OUT: {err(p)}")
+    run("merge", "--force-overwrite", files[0], merged, expect=0)
+    # Inconsistent splits: a wrong split.no, a missing file, a name that is not the first.
+    bad = os.path.join(d, "bad")
+    run("split", "--split-max-tensors", "10", model, bad, expect=0)
+    nb = (len(names) + 9) // 10
+    bad_files = [f"{bad}-{i:05d}-of-{nb:05d}.gguf" for i in range(1, nb + 1)]
+    run("edit", "--set", "split.no=7", bad_files[1], expect=0)
+    p = run("merge", bad_files[0], os.path.join(d, "x.gguf"), expect=1)
+    check("split.no 7" in err(p), f"merge with a wrong split.no: {err(p)}")
+    os.remove(bad_files[1])
+    p = run("merge", bad_files[0], os.path.join(d, "x.gguf"), expect=1)
+    check("split 2 of" in err(p) and "SKN_E_NOT_FOUND" in err(p), f"merge with a missing file: {err(p)}")
+    p = run("merge", bad_files[2], os.path.join(d, "x.gguf"), expect=1)
+    check("must end in" in err(p), f"merge from the last file: {err(p)}")
+    # By size (M = 10^6 bytes, tensors padded to 32), and the first file without tensors.
+    sized = os.path.join(d, "sized")
+    run("split", "--split-max-size", "1M", "--no-tensor-first-split", model, sized, expect=0)
+    sfiles = sorted(f for f in os.listdir(d) if f.startswith("sized-"))
+    check(G.Reader(os.path.join(d, sfiles[0])).tensors == [], "--no-tensor-first-split: tensors in file 1")
+    for f in sfiles:
+        r = G.Reader(os.path.join(d, f))
+        check(sum(sz + (-sz) % 32 for _, _, _, _, sz in r.tensors) <= 1000000, f"{f} holds more than 1M")
+    run("merge", os.path.join(d, sfiles[0]), os.path.join(d, "sized.gguf"), expect=0)
+    check([t[0] for t in G.Reader(os.path.join(d, "sized.gguf")).tensors] == names, "sized split: merge order")
+    p = run("split", "--split-max-size", "100M", "--split-max-tensors", "3", model, sized, expect=2)
+    p = run("split", "--split-max-size", "1K", model, os.path.join(d, "k"), expect=2)
+    # A tensor larger than the size is a file of its own, except first (as
+    # llama-gguf-split: the first file would be empty).
+    big = os.path.join(d, "onebig")
+    p = run("split", "--split-max-size", "1M", llama_model(os.path.join(d, "wide.gguf"), n_embd=1024, n_ff=1024,
+                                                           layers=1, n_vocab=1024), big, expect=1)
+    check("alone passes --split-max-size" in err(p) and not [f for f in os.listdir(d) if f.startswith("onebig")],
+          f"a tensor larger than the split size: {err(p)}")
+    # I2_S tensors (the writer records their layout): copy, split and merge keep them.
+    i2s = os.path.join(d, "i2s.gguf")
+    run("quantize", "--pure", model, i2s, "i2_s", expect=0)
+    run("quantize", i2s, os.path.join(d, "i2s-copy.gguf"), "COPY", expect=0)
+    run("split", "--split-max-tensors", "6", i2s, os.path.join(d, "i2s"), expect=0)
+    ni = (len(names) + 5) // 6
+    run("merge", os.path.join(d, f"i2s-00001-of-{ni:05d}.gguf"), os.path.join(d, "i2s-merged.gguf"), expect=0)
+    for f in ("i2s-copy.gguf", "i2s-merged.gguf"):
+        r, ri = G.Reader(os.path.join(d, f)), G.Reader(i2s)
+        check(r.get("skn.i2_s_layout") == "x86" and [t[:3] for t in r.tensors] == [t[:3] for t in ri.tensors]
+              and run("verify", os.path.join(d, f)).returncode == 0, f"{f}: I2_S not kept")
+    check(not leftovers(d), f"split/merge left {leftovers(d)}")
+
+
+def test_model_hash():
+    d = fresh_dir("hash")
+    model = llama_model(os.path.join(d, "m.gguf"))
+    # A tensor gguf_hash.py skips by its name's ending.
+    r0 = G.Reader(model)
+    G.write(os.path.join(d, "h.gguf"), r0.kvs,
+            [(n, t, ne, r0.data(n)) for n, t, ne, _, _ in r0.tensors]
+            + [("blk.0.attention.bias", G.T_F32, [4], floats(4, 9))])
+    model = os.path.join(d, "h.gguf")
+    r = G.Reader(model)
+    import uuid
+    sha1, sha256 = hashlib.sha1(), hashlib.sha256()
+    u = hashlib.sha1(uuid.UUID("ef001206-dadc-5f6d-a15f-3359e577d4e5").bytes)
+    for name, _, _, _, _ in r.tensors:
+        if name.endswith((".attention.masked_bias", ".attention.bias", ".rotary_emb.inv_freq")):
+            continue
+        for h in (sha1, sha256, u):
+            h.update(r.data(name))
+    want_uuid = str(uuid.UUID(bytes=u.digest()[:16], version=5))
+    p = run("verify", "--model-hash", model, expect=0)
+    lines = out_text(p).splitlines()[-3:]
+    check(lines == [f"sha1      {sha1.hexdigest()}  {model}", f"sha256    {sha256.hexdigest()}  {model}",
+                    f"uuid      {want_uuid}  {model}"], f"--model-hash lines {lines}")
+    doc = json.loads(run("verify", "--model-hash", "--json", model, expect=0).stdout)
+    check(doc["model_hash"]["sha256"] == sha256.hexdigest() and doc["model_hash"]["uuid"] == want_uuid
+          and doc["model_hash"]["tensors"] == len(r.tensors) - 1, f"--model-hash --json {doc['model_hash']}")
+    # Metadata is not hashed: an edited file hashes alike.
+    run("edit", "--set", "general.name=other", model, os.path.join(d, "e.gguf"), expect=0)
+    doc2 = json.loads(run("verify", "--model-hash", "--json", os.path.join(d, "e.gguf"), expect=0).stdout)
+    check(doc2["model_hash"] == doc["model_hash"], "metadata changed the model hash")
+
+
+def test_inspect_forms():
+    d = fresh_dir("inspect")
+    model = llama_model(os.path.join(d, "m.gguf"))
+    r = G.Reader(model)
+    text = out_text(run("inspect", "--no-tensors", model, expect=0))
+    check(f"tensors ({len(r.tensors)}, {len(INTEGER_TENSORS) + 1} of types skn does not implement)" in text
+          and "blk.0.attn_q.weight" not in text
+          and "general.architecture" in text, f"inspect --no-tensors:\n{text}")
+    doc = json.loads(run("inspect", "--no-tensors", "--json", model, expect=0).stdout)
+    check("tensors" not in doc and doc["tensor_count"] == len(r.tensors) and len(doc["metadata"]) == len(r.kvs),
+          f"inspect --no-tensors --json keys {list(doc)}")
+    md = out_text(run("inspect", "--markdown", model, expect=0))
+    rows = [line for line in md.splitlines() if re.match(r"^\| \d+ \| ", line)]
+    check(len(rows) == len(r.kvs) + len(r.tensors) and md.startswith(f"# {model}\n"), f"inspect --markdown:\n{md}")
+    check(f"| {len(r.kvs)} | tokenizer.ggml.tokens | array | `string[64]" in md, "markdown array row")
+    check(re.search(r"^\| \d+ \| vocab\.ids\.i32 \| I32 \(type 26, not decodable\) \| \[16, 3\] \| \[3, 16\] \| \d+ \| 192 "
+                    r"\| 32\.000 \|$", md, re.M), "markdown integer tensor row")
+    md2 = out_text(run("inspect", "--markdown", "--no-tensors", model, expect=0))
+    check("| name |" not in md2 and "## Tensors" in md2, "inspect --markdown --no-tensors")
+    run("inspect", "--markdown", "--json", model, expect=2)
+
+
+def peak_rss_kib(args):
+    """Exit status and peak RSS (KiB) of one run of the tool."""
+    proc = subprocess.Popen([SKN, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    e = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    return os.waitstatus_to_exitcode(status), usage.ru_maxrss, e
+
+
+def test_memory():
+    """Peak RSS stays bounded on a 96 MiB model: what the tools hold is the
+    metadata and one chunk, never the model (docs/tools.md, "Memory"; the
+    1 GiB measurement is scripts/bench-quantize-memory)."""
+    if EMULATOR:
+        return
+    d = fresh_dir("memory")
+    model = os.path.join(d, "m.gguf")
+    # Made by another process: a child's peak RSS counts what it inherited
+    # from this one before exec, so this process must stay small.
+    subprocess.run([sys.executable, os.path.abspath(__file__), SKN, WORK, "make_memory_model", model], check=True)
+    size_mib = os.path.getsize(model) / 2**20
+    code, base, e = peak_rss_kib(["quantize", "--dry-run", model, "Q8_0"])
+    check(code == 0, f"memory: dry run failed: {e}")
+    bound_mib = 24 + 48  # a dry run's peak is well under 24 MiB; + one chunk's floats, output and mapped input
+    for args in (["quantize", "--threads", "2", model, os.path.join(d, "q8.gguf"), "Q8_0"],
+                 ["edit", "--rewrite", "--set", "llama.block_count=2", model, os.path.join(d, "edited.gguf")],
+                 ["split", "--split-max-tensors", "2", model, os.path.join(d, "part")],
+                 ["merge", os.path.join(d, "part-00001-of-00003.gguf"), os.path.join(d, "merged.gguf")]):
+        code, rss, e = peak_rss_kib(args)
+        print(f"skn {args[0]}: peak RSS {rss / 1024:.1f} MiB on a {size_mib:.0f} MiB model (dry run {base / 1024:.1f} MiB)")
+        check(code == 0 and rss / 1024 < bound_mib,
+              f"skn {args[0]} on a {size_mib:.0f} MiB model: exit {code}, peak RSS {rss / 1024:.1f} MiB "
+              f"(bound {bound_mib} MiB, dry run {base / 1024:.1f} MiB) {e}")
+
+
+def make_memory_model(path):
+    """96 MiB of F32 weights in six 16 MiB tensors."""
+    G.write(path, [("general.architecture", G.STR, "llama"), ("llama.block_count", G.U32, 1)],
+            [(f"blk.0.w{i}.weight", G.T_F32, [2048, 2048], floats(2048 * 2048, 20 + i)) for i in range(6)])
+
+
 def main():
+    if SECTION == "make_memory_model":
+        make_memory_model(sys.argv[4])
+        return
     os.makedirs(WORK, exist_ok=True)
     {"quantize_safety": test_quantize_safety, "quantize_ulimit": test_quantize_ulimit,
      "quantize_signals": test_quantize_signals, "quantize_imatrix_keys": test_quantize_imatrix_keys,
-     "quantize_options": test_quantize_options}[SECTION]()
+     "quantize_options": test_quantize_options, "edit": test_edit, "split_merge": test_split_merge,
+     "model_hash": test_model_hash, "inspect_forms": test_inspect_forms, "memory": test_memory}[SECTION]()
     if failures:
         sys.exit("FAIL:\n" + "\n".join(failures))
     print(f"{SECTION}: ok")

@@ -25,6 +25,9 @@ int main(int argc, char** argv) {
     if (strcmp(cmd, "dump") == 0) return skn_cmd_dump(argc - 1, argv + 1);
     if (strcmp(cmd, "doctor") == 0) return skn_cmd_doctor(argc - 1, argv + 1);
     if (strcmp(cmd, "quantize") == 0) return skn_cmd_quantize(argc - 1, argv + 1);
+    if (strcmp(cmd, "edit") == 0) return skn_cmd_edit(argc - 1, argv + 1);
+    if (strcmp(cmd, "split") == 0) return skn_cmd_split(argc - 1, argv + 1);
+    if (strcmp(cmd, "merge") == 0) return skn_cmd_merge(argc - 1, argv + 1);
     if (strcmp(cmd, "version") == 0) {
         if (argc == 3 && skn_cli_is_help(argv[2])) return skn_cli_help(skn_help_skn_version);
         if (argc > 2) return skn_cli_usage_error("version", skn_help_skn_version, "unexpected argument \"%s\"", argv[2]);

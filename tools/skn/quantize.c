@@ -23,6 +23,7 @@
 #include "quant_stream.h"
 #include "safe_output.h"
 #include "skn/skn.h"
+#include "tensor_copy.h"
 #include "tensor_util.h"
 
 /* A split model's first file names the others; skn reads one file. */
@@ -56,11 +57,10 @@ static int check_imatrix(const skn_imatrix* im, const char* path) {
     return 0;
 }
 
-/* Declare row r's output tensor: a format skn implements by format (I2_S
- * keeps its layout), a type it only stores (I8 ... F64) by type id. */
+/* Declare row r's output tensor: a kept tensor as stored, a converted one
+ * in its new format. */
 static skn_status declare(skn_gguf_writer* w, const skn_quant_row* r) {
-    if (r->kept != NULL && !r->in.supported)
-        return skn_gguf_writer_declare_tensor_of_type(w, r->in.name, r->in.type_id, r->in.rank, r->in.ne);
+    if (r->kept != NULL) return skn_copy_declare(w, &r->in);
     return skn_gguf_writer_declare_tensor(w, r->in.name, r->out_format, r->in.rank, r->in.ne);
 }
 
@@ -171,6 +171,9 @@ int skn_cmd_quantize(int argc, char** argv) {
     uint32_t file_type = 0;
     const int has_file_type = skn_quant_file_type(&o, g, plan, order, nt, &file_type);
     if (skn_quant_metadata(&o, g, im, has_file_type, file_type, &meta) != 0) goto done;
+    for (int64_t k = 0; k < nt; ++k) /* the writer records the I2_S layout of what it is given */
+        if (skn_copy_records_i2s_layout(plan[k].kept != NULL ? plan[k].in.format : plan[k].out_format))
+            skn_meta_list_remove(&meta, "skn.i2_s_layout");
     if (skn_meta_list_write(&meta, g, w, "quantize") != SKN_OK) goto done;
     for (int64_t k = 0; k < nt; ++k) {
         const skn_quant_row* r = &plan[order[k]];
