@@ -102,6 +102,17 @@ const skn_core::FormatTraits* format_of_type(int32_t gguf_type, const char* name
     return skn_core::is_gguf_type_id(gguf_type) ? skn_core::find_format(gguf_type) : nullptr;
 }
 
+// The checked arguments every tensor-declaring call shares: the writer, the
+// name, and `rank` dimensions at `ne`.
+std::span<const int64_t> tensor_dims(const skn_gguf_writer* w, const char* name, int32_t rank, const int64_t* ne) {
+    require_non_null(w, "writer");
+    require_non_null(name, "name");
+    require_non_null(ne, "ne");
+    if (rank < 1 || rank > gguf::kMaxRank)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": rank {} is outside 1..{}", name, rank, gguf::kMaxRank);
+    return {ne, size_t(rank)};
+}
+
 gguf::Stream& stream_of(skn_gguf_stream* s) {
     require_non_null(s, "stream");
     return *s->stream;
@@ -132,10 +143,7 @@ SKN_API skn_status skn_gguf_writer_declare_tensor(skn_gguf_writer* w, const char
         const skn_core::FormatTraits* f =
             id >= INT32_MIN && id <= INT32_MAX ? skn_core::find_format(int32_t(id)) : nullptr;
         if (f == nullptr) skn_core::fail(SKN_E_UNKNOWN_FORMAT, "format id {} is not one skn implements", id);
-        if (rank < 1 || rank > gguf::kMaxRank)
-            skn_core::fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": rank {} is outside 1..{}", name, rank,
-                           gguf::kMaxRank);
-        w->writer.declare_tensor(name, *f, std::span<const int64_t>(ne, size_t(rank)));
+        w->writer.declare_tensor(name, *f, tensor_dims(w, name, rank, ne));
     });
 }
 
@@ -143,14 +151,8 @@ SKN_API skn_status skn_gguf_writer_add_tensor_of_type(skn_gguf_writer* w, const 
                                                       int32_t rank, const int64_t* ne, const void* data,
                                                       size_t size) {
     return guarded([&] {
-        require_non_null(w, "writer");
-        require_non_null(name, "name");
-        require_non_null(ne, "ne");
+        const std::span<const int64_t> dims = tensor_dims(w, name, rank, ne);
         require_non_null(data, "data");
-        if (rank < 1 || rank > gguf::kMaxRank)
-            skn_core::fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": rank {} is outside 1..{}", name, rank,
-                           gguf::kMaxRank);
-        const std::span<const int64_t> dims(ne, size_t(rank));
         const std::span<const uint8_t> bytes(static_cast<const uint8_t*>(data), size);
         if (const skn_core::FormatTraits* f = format_of_type(gguf_type, name))
             w->writer.add_tensor(name, *f, dims, bytes);
@@ -162,13 +164,7 @@ SKN_API skn_status skn_gguf_writer_add_tensor_of_type(skn_gguf_writer* w, const 
 SKN_API skn_status skn_gguf_writer_declare_tensor_of_type(skn_gguf_writer* w, const char* name, int32_t gguf_type,
                                                           int32_t rank, const int64_t* ne) {
     return guarded([&] {
-        require_non_null(w, "writer");
-        require_non_null(name, "name");
-        require_non_null(ne, "ne");
-        if (rank < 1 || rank > gguf::kMaxRank)
-            skn_core::fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": rank {} is outside 1..{}", name, rank,
-                           gguf::kMaxRank);
-        const std::span<const int64_t> dims(ne, size_t(rank));
+        const std::span<const int64_t> dims = tensor_dims(w, name, rank, ne);
         if (const skn_core::FormatTraits* f = format_of_type(gguf_type, name))
             w->writer.declare_tensor(name, *f, dims);
         else

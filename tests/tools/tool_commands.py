@@ -15,24 +15,12 @@ import struct
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tooltest import Tool  # noqa: E402
+
 SKN, MAKE, WORK, SKN_H, SECTION = sys.argv[1:6]
-# SKN_EMULATOR: the command a cross build runs programs with (qemu).
-EMULATOR = os.environ.get("SKN_EMULATOR", "").split()
-failures = []
-
-
-def run(*args, expect=None, env=None):
-    p = subprocess.run([*EMULATOR, SKN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=dict(os.environ, **(env or {})))
-    if expect is not None and p.returncode != expect:
-        failures.append(f"skn {' '.join(args)} exited {p.returncode}, expected {expect}: "
-                        f"{p.stderr.decode(errors='replace')}")
-    return p
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
+T = Tool(SKN)
+EMULATOR, failures, run, check = T.emulator, T.failures, T.run, T.check
 
 
 def text(p):

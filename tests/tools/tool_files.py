@@ -12,7 +12,6 @@ import json
 import os
 import random
 import re
-import resource
 import signal
 import struct
 import subprocess
@@ -21,27 +20,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gguf_files as G  # noqa: E402
+from tooltest import Tool  # noqa: E402
 
 SKN, WORK, SECTION = sys.argv[1:4]
-EMULATOR = os.environ.get("SKN_EMULATOR", "").split()
-failures = []
-
-
-def run(*args, expect=None, env=None, limit_fsize=None):
-    def limit():
-        if limit_fsize is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (limit_fsize, limit_fsize))
-    p = subprocess.run([*EMULATOR, SKN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=dict(os.environ, **(env or {})), preexec_fn=limit)
-    if expect is not None and p.returncode != expect:
-        failures.append(f"skn {' '.join(args)} exited {p.returncode}, expected {expect}: "
-                        f"{p.stderr.decode(errors='replace')}")
-    return p
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
+T = Tool(SKN)
+EMULATOR, failures, run, check = T.emulator, T.failures, T.run, T.check
 
 
 def err(p):
@@ -448,13 +431,14 @@ def test_edit():
           and r.kv("llama.context_length") == ("llama.context_length", G.U32, 4096) and r.keys() == src.keys()
           and same_tensors(model), "edit in place: wrong result")
     # Another size: rewritten beside itself and renamed over it.
-    p = run("edit", "--set", "general.name=a much longer name", model, expect=0)
+    longer = "a much longer name" * 8  # past the header's alignment padding
+    p = run("edit", "--set", f"general.name={longer}", model, expect=0)
     r = G.Reader(model)
-    check("rewritten" in out_text(p) and os.stat(model).st_ino != ino and r.get("general.name") == "a much longer name"
+    check("rewritten" in out_text(p) and os.stat(model).st_ino != ino and r.get("general.name") == longer
           and r.keys() == src.keys() and same_tensors(model) and not leftovers(d), f"edit rewrite: {out_text(p)}")
     # --rewrite even when the size stays.
     ino = os.stat(model).st_ino
-    p = run("edit", "--rewrite", "--set", "general.name=a much longer nam3", model, expect=0)
+    p = run("edit", "--rewrite", "--set", f"general.name={longer[:-1]}3", model, expect=0)
     check("rewritten" in out_text(p) and os.stat(model).st_ino != ino, "--rewrite did not rewrite")
     # --add (new: appended; existing: in place, type changed), --remove, --rename, to OUT.
     before = open(model, "rb").read()
@@ -465,7 +449,7 @@ def test_edit():
     want = [k if k != "general.name" else "general.title" for k in rin.keys() if k != "tiny.arr"] + ["tiny.new"]
     check(r.keys() == want and r.kv("tiny.new") == ("tiny.new", G.F64, 2.5)
           and r.kv("llama.context_length") == ("llama.context_length", G.U64, 8192)
-          and r.get("general.title") == "a much longer nam3" and same_tensors(out), f"edit to OUT: {r.kvs}")
+          and r.get("general.title") == longer[:-1] + "3" and same_tensors(out), f"edit to OUT: {r.kvs}")
     check(open(model, "rb").read() == before, "edit to OUT changed IN")
     # Integer and F64 tensors survive a rewrite; so does a new alignment.
     aligned = os.path.join(d, "aligned.gguf")

@@ -44,11 +44,8 @@ typedef struct {
     int rewrite, force_overwrite, dry_run;
 } edit_options;
 
-static int usage_error(const char* fmt, const char* arg) {
-    char message[1024];
-    snprintf(message, sizeof message, fmt, arg);
-    return skn_cli_usage_error("edit", skn_help_skn_edit, "%s", message);
-}
+/* A usage error: the message, the usage lines, "see --help"; exit status 2. */
+#define USAGE_ERROR(...) skn_cli_usage_error("edit", skn_help_skn_edit, __VA_ARGS__)
 
 static int parse_args(int argc, char** argv, edit_options* o) {
     const char* pos[2] = {NULL, NULL};
@@ -70,8 +67,8 @@ static int parse_args(int argc, char** argv, edit_options* o) {
             continue;
         } else if (strcmp(a, "--i2s-layout") == 0) {
             if (i + 1 >= argc || !skn_tool_set_i2s_layout(argv[++i]))
-                return usage_error("--i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the file's I2_S "
-                                   "tensors)%s", "");
+                return USAGE_ERROR("--i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the file's I2_S "
+                                   "tensors)");
             continue;
         } else if (strcmp(a, "--set") == 0) {
             kind = OP_SET;
@@ -82,19 +79,19 @@ static int parse_args(int argc, char** argv, edit_options* o) {
         } else if (strcmp(a, "--rename") == 0) {
             kind = OP_RENAME;
         } else if (a[0] == '-' && a[1] != 0) {
-            return usage_error("unknown option \"%s\"", a);
+            return USAGE_ERROR("unknown option \"%s\"", a);
         } else if (npos < 2) {
             pos[npos++] = a;
             continue;
         } else {
-            return usage_error("unexpected argument \"%s\": give IN.gguf [OUT.gguf]", a);
+            return USAGE_ERROR("unexpected argument \"%s\": give IN.gguf [OUT.gguf]", a);
         }
-        if (i + 1 >= argc) return usage_error("%s needs a value", a);
-        if (o->n_ops == kMaxOps) return usage_error("more than 256 edits%s", "");
+        if (i + 1 >= argc) return USAGE_ERROR("%s needs a value", a);
+        if (o->n_ops == kMaxOps) return USAGE_ERROR("more than 256 edits");
         o->ops[o->n_ops++] = (edit_op){kind, argv[++i]};
     }
-    if (npos == 0) return usage_error("give the GGUF file to edit%s", "");
-    if (o->n_ops == 0) return usage_error("give at least one --set, --add, --remove or --rename%s", "");
+    if (npos == 0) return USAGE_ERROR("give the GGUF file to edit");
+    if (o->n_ops == 0) return USAGE_ERROR("give at least one --set, --add, --remove or --rename");
     o->in_path = pos[0];
     o->out_path = pos[1];
     return 0;
@@ -282,8 +279,6 @@ int skn_cmd_edit(int argc, char** argv) {
     }
     skn_meta_list meta;
     skn_gguf_writer* w = NULL;
-    skn_gguf_stream* s = NULL;
-    skn_output* out = NULL;
     unsigned char* header = NULL;
     rc = 1;
     if (skn_meta_list_init(&meta, g) != 0) goto done;
@@ -322,27 +317,11 @@ int skn_cmd_edit(int argc, char** argv) {
         goto done;
     }
     const char* target = in_place ? o.in_path : o.out_path;
-    if ((out = skn_output_open("edit", target, inputs, 1, in_place || o.force_overwrite)) == NULL) goto done;
-    if ((st = skn_gguf_stream_begin_fd(w, skn_output_fd(out), &s)) != SKN_OK) {
-        fprintf(stderr, "skn edit: %s: %s: %s\n", target, skn_status_name(st), skn_last_error());
-        goto done;
-    }
-    for (int64_t i = 0; i < nt; ++i) {
-        skn_gguf_tensor_props t;
-        memset(&t, 0, sizeof t);
-        t.struct_size = sizeof t;
-        if (skn_gguf_tensor_info(g, i, &t) != SKN_OK || skn_copy_tensor("edit", g, i, t.name, s, NULL, i) != 0) goto done;
-    }
-    if ((st = skn_gguf_stream_finish(s)) != SKN_OK) {
-        fprintf(stderr, "skn edit: %s: %s: %s\n", target, skn_status_name(st), skn_last_error());
-        goto done;
-    }
-    rc = skn_output_commit(out);
-    out = NULL;
-    if (rc == 0) printf("%s: %d edit%s, %s\n", target, o.n_ops, o.n_ops == 1 ? "" : "s", in_place ? "rewritten" : "written");
+    skn_output* out = skn_output_open("edit", target, inputs, 1, in_place || o.force_overwrite);
+    const skn_copy_range all = {g, 0, nt};
+    if (out != NULL && (rc = skn_copy_into("edit", w, out, &all, 1)) == 0)
+        printf("%s: %d edit%s, %s\n", target, o.n_ops, o.n_ops == 1 ? "" : "s", in_place ? "rewritten" : "written");
 done:
-    skn_output_abort(out);
-    skn_gguf_stream_destroy(s);
     skn_gguf_writer_destroy(w);
     skn_meta_list_free(&meta);
     free(header);

@@ -168,6 +168,16 @@ static void shape_text(char* out, size_t cap, int rank, const int64_t* dims) {
     if (at < cap) snprintf(out + at, cap - at, "]");
 }
 
+/* Tensor i's facts and its element count (for bits per weight). */
+static int tensor_facts(const skn_gguf* g, int64_t i, skn_gguf_tensor_props* t, double* elements) {
+    memset(t, 0, sizeof *t);
+    t->struct_size = sizeof *t;
+    if (skn_gguf_tensor_info(g, i, t) != SKN_OK) return -1;
+    *elements = 1.0;
+    for (int d = 0; d < t->rank; ++d) *elements *= (double)t->ne[d];
+    return 0;
+}
+
 static int inspect(const skn_gguf* g, const char* label, int no_tensors) {
     const int64_t nkv = skn_gguf_kv_count(g);
     const int64_t nt = skn_gguf_tensor_count(g);
@@ -191,15 +201,12 @@ static int inspect(const skn_gguf* g, const char* label, int no_tensors) {
     int long_names = 0, i2s_unknown = 0;
     for (int64_t i = 0; i < nt; ++i) {
         skn_gguf_tensor_props t;
-        memset(&t, 0, sizeof t);
-        t.struct_size = sizeof t;
-        if (skn_gguf_tensor_info(g, i, &t) != SKN_OK) return -1;
+        double elements;
+        if (tensor_facts(g, i, &t, &elements) != 0) return -1;
         /* The file was opened OUT_IN, so `shape` is OUT_IN and `ne` the stored order. */
         char stored[64], out_in[64], bits[16];
         shape_text(stored, sizeof stored, t.rank, t.ne);
         shape_text(out_in, sizeof out_in, t.rank, t.shape);
-        double elements = 1.0;
-        for (int d = 0; d < t.rank; ++d) elements *= (double)t.ne[d];
         if (t.size > 0)
             snprintf(bits, sizeof bits, "%.3f", (double)t.size * 8.0 / elements);
         else
@@ -335,11 +342,8 @@ static int inspect_json(const skn_gguf* g, const char* label, int no_tensors) {
     uint64_t total = 0;
     for (int64_t i = 0; i < nt; ++i) {
         skn_gguf_tensor_props t;
-        memset(&t, 0, sizeof t);
-        t.struct_size = sizeof t;
-        if (skn_gguf_tensor_info(g, i, &t) != SKN_OK) return -1;
-        double elements = 1.0;
-        for (int d = 0; d < t.rank; ++d) elements *= (double)t.ne[d];
+        double elements;
+        if (tensor_facts(g, i, &t, &elements) != 0) return -1;
         printf("%s\n  {\"name\": ", i ? "," : "");
         skn_json_string(stdout, t.name, t.name_len);
         printf(", \"type\": \"%s\", \"type_id\": %" PRId32 ", \"supported\": %s, \"shape_as_stored\": ", t.type_name,
@@ -417,14 +421,11 @@ static int inspect_markdown(const skn_gguf* g, const char* label, int no_tensors
     uint64_t total = 0;
     for (int64_t i = 0; i < nt; ++i) {
         skn_gguf_tensor_props t;
-        memset(&t, 0, sizeof t);
-        t.struct_size = sizeof t;
-        if (skn_gguf_tensor_info(g, i, &t) != SKN_OK) return -1;
+        double elements;
+        if (tensor_facts(g, i, &t, &elements) != 0) return -1;
         char stored[64], out_in[64];
         shape_text(stored, sizeof stored, t.rank, t.ne);
         shape_text(out_in, sizeof out_in, t.rank, t.shape);
-        double elements = 1.0;
-        for (int d = 0; d < t.rank; ++d) elements *= (double)t.ne[d];
         printf("| %" PRId64 " | ", i + 1);
         md_cell(t.name, t.name_len);
         if (t.supported)

@@ -23,11 +23,8 @@
 #include "tensor_copy.h"
 #include "tensor_util.h"
 
-static int usage_error(const char* fmt, const char* arg) {
-    char message[1024];
-    snprintf(message, sizeof message, fmt, arg);
-    return skn_cli_usage_error("merge", skn_help_skn_merge, "%s", message);
-}
+/* A usage error: the message, the usage lines, "see --help"; exit status 2. */
+#define USAGE_ERROR(...) skn_cli_usage_error("merge", skn_help_skn_merge, __VA_ARGS__)
 
 /* A u16 key of file `g`, or -1 when it is missing or of another type. */
 static int64_t read_u16(const skn_gguf* g, const char* key) {
@@ -107,14 +104,14 @@ int skn_cmd_merge(int argc, char** argv) {
         } else if (strcmp(a, "--force-overwrite") == 0) {
             force = 1;
         } else if (a[0] == '-' && a[1] != 0) {
-            return usage_error("unknown option \"%s\"", a);
+            return USAGE_ERROR("unknown option \"%s\"", a);
         } else if (npos < 2) {
             pos[npos++] = a;
         } else {
-            return usage_error("unexpected argument \"%s\": give FIRST.gguf OUT.gguf", a);
+            return USAGE_ERROR("unexpected argument \"%s\": give FIRST.gguf OUT.gguf", a);
         }
     }
-    if (npos != 2) return usage_error("give the first split file (PREFIX-00001-of-0000N.gguf) and OUT.gguf%s", "");
+    if (npos != 2) return USAGE_ERROR("give the first split file (PREFIX-00001-of-0000N.gguf) and OUT.gguf");
     const char* first_path = pos[0];
     const char* out_path = pos[1];
     skn_gguf** gs = NULL;
@@ -127,8 +124,7 @@ int skn_cmd_merge(int argc, char** argv) {
     skn_meta_list meta;
     memset(&meta, 0, sizeof meta);
     skn_gguf_writer* w = NULL;
-    skn_gguf_stream* s = NULL;
-    skn_output* out = NULL;
+    skn_copy_range* ranges = NULL;
     if (!force && access(out_path, F_OK) == 0) {
         fprintf(stderr, "skn merge: %s exists: give another name, or --force-overwrite to replace it\n", out_path);
         goto done;
@@ -163,26 +159,12 @@ int skn_cmd_merge(int argc, char** argv) {
         rc = 0;
         goto done;
     }
-    if ((out = skn_output_open("merge", out_path, (const char* const*)paths, n, 0)) == NULL) goto done;
-    skn_status st = skn_gguf_stream_begin_fd(w, skn_output_fd(out), &s);
-    for (int k = 0; st == SKN_OK && k < n; ++k)
-        for (int64_t i = 0; i < skn_gguf_tensor_count(gs[k]); ++i) {
-            skn_gguf_tensor_props t;
-            memset(&t, 0, sizeof t);
-            t.struct_size = sizeof t;
-            if (skn_gguf_tensor_info(gs[k], i, &t) != SKN_OK || skn_copy_tensor("merge", gs[k], i, t.name, s, NULL, i) != 0)
-                goto done;
-        }
-    if (st == SKN_OK) st = skn_gguf_stream_finish(s);
-    if (st != SKN_OK) {
-        fprintf(stderr, "skn merge: %s: %s: %s\n", out_path, skn_status_name(st), skn_last_error());
-        goto done;
-    }
-    rc = skn_output_commit(out);
-    out = NULL;
+    if ((ranges = calloc((size_t)n, sizeof *ranges)) == NULL) goto done;
+    for (int k = 0; k < n; ++k) ranges[k] = (skn_copy_range){gs[k], 0, skn_gguf_tensor_count(gs[k])};
+    skn_output* out = skn_output_open("merge", out_path, (const char* const*)paths, n, 0);
+    if (out != NULL) rc = skn_copy_into("merge", w, out, ranges, n);
 done:
-    skn_output_abort(out);
-    skn_gguf_stream_destroy(s);
+    free(ranges);
     skn_gguf_writer_destroy(w);
     skn_meta_list_free(&meta);
     for (int k = 0; k < n; ++k) {

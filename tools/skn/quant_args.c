@@ -19,11 +19,8 @@
 #include "quant_stream.h"
 #include "tensor_util.h"
 
-static int usage_error(const char* fmt, const char* arg) {
-    char message[1024];
-    snprintf(message, sizeof message, fmt, arg);
-    return skn_cli_usage_error("quantize", skn_help_skn_quantize, "%s", message);
-}
+/* A usage error: the message, the usage lines, "see --help"; exit status 2. */
+#define USAGE_ERROR(...) skn_cli_usage_error("quantize", skn_help_skn_quantize, __VA_ARGS__)
 
 void skn_quant_options_free(skn_quant_options* o) {
     for (int i = 0; i < o->n_overrides; ++i) skn_override_free(&o->overrides[i]);
@@ -97,7 +94,7 @@ static int add_kv_override(skn_quant_options* o, const char* arg) {
                         "general.name=str:my-model or llama.context_length=int:8192\n", arg);
         return 2;
     }
-    if (o->n_kv == kMaxKvOverrides) return usage_error("more than 64 --override-kv options%s", "");
+    if (o->n_kv == kMaxKvOverrides) return USAGE_ERROR("more than 64 --override-kv options");
     skn_kv_override* kv = &o->kv[o->n_kv];
     memcpy(kv->key, arg, (size_t)(eq - arg));
     kv->key[eq - arg] = 0;
@@ -215,14 +212,14 @@ int skn_quant_parse_args(int argc, char** argv, skn_quant_options* o) {
                     strcmp(a, "--tensor-type-file") == 0 || strcmp(a, "--imatrix") == 0 ||
                     strcmp(a, "--i2s-layout") == 0 || strcmp(a, "--override-kv") == 0 ||
                     strcmp(a, "--output-tensor-type") == 0 || strcmp(a, "--token-embedding-type") == 0)) {
-            return usage_error("%s needs a value", a);
+            return USAGE_ERROR("%s needs a value", a);
         } else if (strcmp(a, "--threads") == 0) {
             if (parse_threads(argv[++i], &o->threads) != 0)
-                return usage_error("--threads needs a count from 1 to 256, not \"%s\"", argv[i]);
+                return USAGE_ERROR("--threads needs a count from 1 to 256, not \"%s\"", argv[i]);
             threads_given = 1;
         } else if (strcmp(a, "--i2s-layout") == 0) {
             if (!skn_tool_set_i2s_layout(argv[++i]))
-                return usage_error("--i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the file's I2_S "
+                return USAGE_ERROR("--i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the file's I2_S "
                                    "tensors), not \"%s\"", argv[i]);
         } else if (strcmp(a, "--tensor-type") == 0) {
             if ((rc = add_override(o, argv[++i], "")) != 0) return rc;
@@ -237,31 +234,31 @@ int skn_quant_parse_args(int argc, char** argv, skn_quant_options* o) {
         } else if (strcmp(a, "--imatrix") == 0) {
             o->imatrix_path = argv[++i];
         } else if (a[0] == '-' && a[1] != 0) {
-            return usage_error("unknown option \"%s\"", a);
+            return USAGE_ERROR("unknown option \"%s\"", a);
         } else if (npos < 4) {
             pos[npos++] = a;
         } else {
-            return usage_error("unexpected argument \"%s\": give IN.gguf [OUT.gguf] TYPE [NTHREADS]", a);
+            return USAGE_ERROR("unexpected argument \"%s\": give IN.gguf [OUT.gguf] TYPE [NTHREADS]", a);
         }
     }
-    if (npos < 2) return usage_error("give IN.gguf, OUT.gguf and TYPE (or IN.gguf and TYPE)%s", "");
+    if (npos < 2) return USAGE_ERROR("give IN.gguf, OUT.gguf and TYPE (or IN.gguf and TYPE)");
     o->in_path = pos[0];
     const char* threads_arg = NULL;
     if (is_type(pos[1])) { /* IN TYPE [NTHREADS], as llama-quantize tries first */
-        if (npos > 3) return usage_error("unexpected argument \"%s\" after IN TYPE NTHREADS", pos[3]);
+        if (npos > 3) return USAGE_ERROR("unexpected argument \"%s\" after IN TYPE NTHREADS", pos[3]);
         o->type_arg = pos[1];
         threads_arg = pos[2];
     } else {
-        if (npos < 3) return usage_error("give TYPE after %s", pos[1]);
+        if (npos < 3) return USAGE_ERROR("give TYPE after %s", pos[1]);
         o->out_path = pos[1];
         o->type_arg = pos[2];
         threads_arg = pos[3];
     }
     if (threads_arg != NULL) {
-        if (threads_given) return usage_error("give the thread count once (--threads or NTHREADS), not \"%s\" too",
+        if (threads_given) return USAGE_ERROR("give the thread count once (--threads or NTHREADS), not \"%s\" too",
                                               threads_arg);
         if (parse_threads(threads_arg, &o->threads) != 0)
-            return usage_error("NTHREADS needs a count from 1 to 256, not \"%s\"", threads_arg);
+            return USAGE_ERROR("NTHREADS needs a count from 1 to 256, not \"%s\"", threads_arg);
     }
     if ((rc = skn_quant_resolve_type(o)) != 0) return rc;
     if (o->out_path == NULL && !o->dry_run) default_out(o);

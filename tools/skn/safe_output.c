@@ -196,17 +196,22 @@ static void random_suffix(char out[7]) {
 
 static void proc_path(int fd, char* out, size_t cap) { snprintf(out, cap, "/proc/self/fd/%d", fd); }
 
+/* A fresh candidate name for a temporary file beside OUT
+ * ("OUT.skn-partial-XXXXXX"). Returns 0, or -1 (ENAMETOOLONG). */
+static int temp_name(const skn_output* o, char name[PATH_MAX]) {
+    char suffix[7];
+    random_suffix(suffix);
+    if (snprintf(name, PATH_MAX, "%s.skn-partial-%s", o->final_path, suffix) < PATH_MAX) return 0;
+    errno = ENAMETOOLONG;
+    return -1;
+}
+
 /* A named temporary file beside OUT, created exclusively (0666 less the
  * umask, as any new file) and registered for removal on signals. */
 static int create_named(skn_output* o) {
     char name[PATH_MAX];
     for (int attempt = 0; attempt < 100; ++attempt) {
-        char suffix[7];
-        random_suffix(suffix);
-        if (snprintf(name, sizeof name, "%s.skn-partial-%s", o->final_path, suffix) >= (int)sizeof name) {
-            errno = ENAMETOOLONG;
-            return -1;
-        }
+        if (temp_name(o, name) != 0) return -1;
         const int fd = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd < 0 && errno == EEXIST) continue;
         if (fd < 0) return -1;
@@ -291,12 +296,7 @@ static int link_unnamed(skn_output* o) {
     if (errno != EEXIST) return -1;
     char name[PATH_MAX];
     for (int attempt = 0; attempt < 100; ++attempt) {
-        char suffix[7];
-        random_suffix(suffix);
-        if (snprintf(name, sizeof name, "%s.skn-partial-%s", o->final_path, suffix) >= (int)sizeof name) {
-            errno = ENAMETOOLONG;
-            return -1;
-        }
+        if (temp_name(o, name) != 0) return -1;
         if (linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) != 0) {
             if (errno == EEXIST) continue;
             return -1;

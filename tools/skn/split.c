@@ -32,11 +32,8 @@ typedef struct {
     int no_tensor_first_split, dry_run, force_overwrite;
 } split_options;
 
-static int usage_error(const char* fmt, const char* arg) {
-    char message[1024];
-    snprintf(message, sizeof message, fmt, arg);
-    return skn_cli_usage_error("split", skn_help_skn_split, "%s", message);
-}
+/* A usage error: the message, the usage lines, "see --help"; exit status 2. */
+#define USAGE_ERROR(...) skn_cli_usage_error("split", skn_help_skn_split, __VA_ARGS__)
 
 /* "N" followed by M (10^6 bytes) or G (10^9 bytes), as llama-gguf-split. */
 static int parse_size(const char* s, uint64_t* out) {
@@ -67,33 +64,33 @@ static int parse_args(int argc, char** argv, split_options* o) {
         } else if (strcmp(a, "--force-overwrite") == 0) {
             o->force_overwrite = 1;
         } else if (strcmp(a, "--split-max-tensors") == 0 || strcmp(a, "--split-max-size") == 0) {
-            if (i + 1 >= argc) return usage_error("%s needs a value", a);
+            if (i + 1 >= argc) return USAGE_ERROR("%s needs a value", a);
             const char* v = argv[++i];
             if (a[12] == 't') {
                 char* end = NULL;
                 errno = 0;
                 const long long n = strtoll(v, &end, 10);
                 if (v[0] == 0 || *end != 0 || errno != 0 || n < 1 || n > INT32_MAX)
-                    return usage_error("--split-max-tensors needs a count of at least 1, not \"%s\"", v);
+                    return USAGE_ERROR("--split-max-tensors needs a count of at least 1, not \"%s\"", v);
                 o->max_tensors = n;
                 by_tensors = 1;
             } else {
                 if (parse_size(v, &o->max_bytes) != 0)
-                    return usage_error("--split-max-size needs N followed by M (10^6 bytes) or G (10^9 bytes), e.g. "
+                    return USAGE_ERROR("--split-max-size needs N followed by M (10^6 bytes) or G (10^9 bytes), e.g. "
                                        "2G, not \"%s\"", v);
                 by_size = 1;
             }
         } else if (a[0] == '-' && a[1] != 0) {
-            return usage_error("unknown option \"%s\"", a);
+            return USAGE_ERROR("unknown option \"%s\"", a);
         } else if (npos < 2) {
             pos[npos++] = a;
         } else {
-            return usage_error("unexpected argument \"%s\": give IN.gguf OUT_PREFIX", a);
+            return USAGE_ERROR("unexpected argument \"%s\": give IN.gguf OUT_PREFIX", a);
         }
     }
-    if (by_tensors && by_size) return usage_error("give --split-max-tensors or --split-max-size, not both%s", "");
+    if (by_tensors && by_size) return USAGE_ERROR("give --split-max-tensors or --split-max-size, not both");
     if (by_size) o->max_tensors = 0;
-    if (npos != 2) return usage_error("give IN.gguf and OUT_PREFIX (the files are OUT_PREFIX-00001-of-0000N.gguf, ...)%s", "");
+    if (npos != 2) return USAGE_ERROR("give IN.gguf and OUT_PREFIX (the files are OUT_PREFIX-00001-of-0000N.gguf, ...)");
     o->in_path = pos[0];
     o->prefix = pos[1];
     return 0;
@@ -172,8 +169,6 @@ static int write_file(const split_options* o, const skn_gguf* g, const char* pat
     skn_meta_list meta;
     memset(&meta, 0, sizeof meta);
     skn_gguf_writer* w = NULL;
-    skn_gguf_stream* s = NULL;
-    skn_output* out = NULL;
     int rc = 1;
     const char* inputs[1] = {o->in_path};
     if (file_metadata(&meta, g, k, n, skn_gguf_tensor_count(g)) != 0) {
@@ -184,24 +179,10 @@ static int write_file(const split_options* o, const skn_gguf* g, const char* pat
     if (skn_gguf_writer_create(&w) != SKN_OK || skn_meta_list_write(&meta, g, w, "split") != SKN_OK ||
         skn_copy_declare_range("split", w, g, from, to - from) != 0)
         goto done;
-    if ((out = skn_output_open("split", path, inputs, 1, o->force_overwrite)) == NULL) goto done;
-    skn_status st = skn_gguf_stream_begin_fd(w, skn_output_fd(out), &s);
-    for (int64_t i = from; st == SKN_OK && i < to; ++i) {
-        skn_gguf_tensor_props t;
-        memset(&t, 0, sizeof t);
-        t.struct_size = sizeof t;
-        if (skn_gguf_tensor_info(g, i, &t) != SKN_OK || skn_copy_tensor("split", g, i, t.name, s, NULL, i) != 0) goto done;
-    }
-    if (st == SKN_OK) st = skn_gguf_stream_finish(s);
-    if (st != SKN_OK) {
-        fprintf(stderr, "skn split: %s: %s: %s\n", path, skn_status_name(st), skn_last_error());
-        goto done;
-    }
-    rc = skn_output_commit(out);
-    out = NULL;
+    skn_output* out = skn_output_open("split", path, inputs, 1, o->force_overwrite);
+    const skn_copy_range range = {g, from, to - from};
+    if (out != NULL) rc = skn_copy_into("split", w, out, &range, 1);
 done:
-    skn_output_abort(out);
-    skn_gguf_stream_destroy(s);
     skn_gguf_writer_destroy(w);
     skn_meta_list_free(&meta);
     return rc;

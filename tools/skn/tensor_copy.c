@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "safe_output.h"
 #include "tensor_util.h"
 
 enum { kCopyChunkBytes = 16 << 20 };
@@ -75,4 +76,28 @@ int skn_copy_tensor(const char* cmd, const skn_gguf* g, int64_t index, const cha
 fail:
     fprintf(stderr, "skn %s: tensor \"%s\": %s\n", cmd, name, skn_last_error());
     return -1;
+}
+
+int skn_copy_into(const char* cmd, const skn_gguf_writer* w, skn_output* out, const skn_copy_range* ranges,
+                  int n_ranges) {
+    skn_gguf_stream* s = NULL;
+    skn_status st = skn_gguf_stream_begin_fd(w, skn_output_fd(out), &s);
+    int failed = st != SKN_OK;
+    for (int r = 0; !failed && r < n_ranges; ++r)
+        for (int64_t i = ranges[r].first; !failed && i < ranges[r].first + ranges[r].count; ++i) {
+            skn_gguf_tensor_props t;
+            memset(&t, 0, sizeof t);
+            t.struct_size = sizeof t;
+            failed = skn_gguf_tensor_info(ranges[r].g, i, &t) != SKN_OK ||
+                     skn_copy_tensor(cmd, ranges[r].g, i, t.name, s, NULL, i) != 0;
+            if (failed) st = SKN_OK; /* skn_copy_tensor said why */
+        }
+    if (!failed && (st = skn_gguf_stream_finish(s)) != SKN_OK) failed = 1;
+    if (st != SKN_OK) fprintf(stderr, "skn %s: %s: %s: %s\n", cmd, skn_output_path(out), skn_status_name(st), skn_last_error());
+    skn_gguf_stream_destroy(s);
+    if (failed) {
+        skn_output_abort(out);
+        return 1;
+    }
+    return skn_output_commit(out);
 }

@@ -47,4 +47,19 @@ int skn_copy_declare_range(const char* cmd, skn_gguf_writer* w, const skn_gguf* 
 int skn_copy_tensor(const char* cmd, const skn_gguf* g, int64_t index, const char* name, skn_gguf_stream* s,
                     skn_progress* progress, int64_t position);
 
+/* Tensors [first, first + count) of one input. */
+typedef struct {
+    const skn_gguf* g;
+    int64_t first, count;
+} skn_copy_range;
+
+struct skn_output;
+
+/* Stream the file `w` describes (metadata added, the ranges' tensors
+ * declared in this order) into `out`, each tensor copied as stored, then put
+ * it in place. Takes `out`: committed on success, removed on failure.
+ * Returns 0, or 1 after printing "skn CMD: ..." naming `out`'s path. */
+int skn_copy_into(const char* cmd, const skn_gguf_writer* w, struct skn_output* out, const skn_copy_range* ranges,
+                  int n_ranges);
+
 #endif
