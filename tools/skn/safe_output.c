@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -56,6 +57,21 @@ static void on_fatal_signal(int sig) {
     signal(sig, SIG_DFL);
     raise(sig);
 }
+
+/* SIGINT, SIGTERM and SIGHUP held back while a temporary file gets or
+ * loses its name, so that no signal lands between creating a name and
+ * registering it for removal (a signal that arrives meanwhile is delivered
+ * when `old` is restored). */
+static void hold_fatal_signals(sigset_t* old) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+static void release_fatal_signals(const sigset_t* old) { pthread_sigmask(SIG_SETMASK, old, NULL); }
 
 static void install_signal_handling(void) {
     static int installed = 0;
@@ -264,9 +280,14 @@ skn_output* skn_output_open(const char* cmd, const char* out_path, const char* c
         }
     }
 #endif
-    if (o->fd < 0 && create_named(o) != 0) {
+    sigset_t old;
+    hold_fatal_signals(&old);
+    const int named = o->fd < 0 ? create_named(o) : 0;
+    const int err = errno;
+    release_fatal_signals(&old);
+    if (named != 0) {
         fprintf(stderr, "skn %s: cannot create a temporary file in %s for %s: %s\n", cmd, o->dir, out_path,
-                strerror(errno));
+                strerror(err));
         free(o);
         return NULL;
     }
@@ -314,22 +335,21 @@ static int link_unnamed(skn_output* o) {
 }
 
 int skn_output_commit(skn_output* o) {
-    int placed = 0;
-    if (o->slot < 0) {
-        placed = link_unnamed(o);
-        if (placed < 0) {
-            fprintf(stderr, "skn %s: cannot put the finished file at %s: %s\n", o->cmd, o->user_path, strerror(errno));
-            skn_output_abort(o);
-            return 1;
-        }
+    sigset_t old;
+    hold_fatal_signals(&old);
+    const int placed = o->slot < 0 ? link_unnamed(o) : 0;
+    const int failed = placed < 0 || (!placed && rename(g_pending_name[o->slot], o->final_path) != 0);
+    const int err = errno;
+    if (!failed) {
+        pending_remove(o->slot);
+        o->slot = -1;
     }
-    if (!placed && rename(g_pending_name[o->slot], o->final_path) != 0) {
-        fprintf(stderr, "skn %s: cannot move the finished file to %s: %s\n", o->cmd, o->user_path, strerror(errno));
+    release_fatal_signals(&old);
+    if (failed) {
+        fprintf(stderr, "skn %s: cannot put the finished file at %s: %s\n", o->cmd, o->user_path, strerror(err));
         skn_output_abort(o);
         return 1;
     }
-    pending_remove(o->slot);
-    o->slot = -1;
     /* The new name on disk too (best effort: the data is synced already). */
     const int dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
