@@ -514,6 +514,9 @@ def test_split_merge():
     check(r.kvs == want, f"merged keys {r.kvs[-3:]}")
     check([t[0] for t in r.tensors] == names and all(r.data(nm) == src.data(nm) for nm in names), "merged tensors")
     check(run("verify", merged).returncode == 0, "merged file does not verify")
+    p = run("quantize", files[0], os.path.join(d, "q.gguf"), "Q8_0", expect=1)
+    check("one of" in err(p) and "skn merge" in err(p) and not os.path.exists(os.path.join(d, "q.gguf")),
+          f"quantize of a split file: {err(p)}")
     p = run("merge", merged, os.path.join(d, "again.gguf"), expect=1)
     check("not the first file of a split model" in err(p), f"merge a merged file: {err(p)}")
     p = run("merge", files[0], merged, expect=1)
