@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// GGUF writing beyond the in-memory writer: arrays of arrays from C
-// (skn_gguf_writer_add_array_value) and files streamed tensor by tensor
-// (skn_gguf_writer_declare_tensor, skn_gguf_stream_*).
+// GGUF writing beyond the in-memory writer's basics: arrays of arrays from C
+// (skn_gguf_writer_add_array_value), tensors named by GGUF type id
+// (skn_gguf_writer_add_tensor_of_type, _declare_tensor_of_type) and files
+// streamed tensor by tensor (skn_gguf_writer_declare_tensor, skn_gguf_stream_*).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -88,6 +89,30 @@ gguf::ArrayValue copy_array(const skn_gguf_array_value* v, const std::string& pa
     return gguf::ArrayValue::numbers(type, v->data, count);
 }
 
+// A GGUF type id given to the _of_type functions: the format skn implements
+// under that id (NULL for the plain types skn only stores). Type 36 is
+// refused: which of its two layouts the bytes are in must be named.
+const skn_core::FormatTraits* format_of_type(int32_t gguf_type, const char* name) {
+    if (gguf_type == gguf::kI2sTypeId)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT,
+                       "tensor \"{}\": GGUF type 36 is I2_S in one of two layouts: add it with "
+                       "skn_gguf_writer_add_tensor or _declare_tensor and SKN_FORMAT_I2_S (x86) or "
+                       "SKN_FORMAT_I2_S_G64 (arm64)",
+                       name);
+    return skn_core::is_gguf_type_id(gguf_type) ? skn_core::find_format(gguf_type) : nullptr;
+}
+
+// The checked arguments every tensor-declaring call shares: the writer, the
+// name, and `rank` dimensions at `ne`.
+std::span<const int64_t> tensor_dims(const skn_gguf_writer* w, const char* name, int32_t rank, const int64_t* ne) {
+    require_non_null(w, "writer");
+    require_non_null(name, "name");
+    require_non_null(ne, "ne");
+    if (rank < 1 || rank > gguf::kMaxRank)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": rank {} is outside 1..{}", name, rank, gguf::kMaxRank);
+    return {ne, size_t(rank)};
+}
+
 gguf::Stream& stream_of(skn_gguf_stream* s) {
     require_non_null(s, "stream");
     return *s->stream;
@@ -118,10 +143,32 @@ SKN_API skn_status skn_gguf_writer_declare_tensor(skn_gguf_writer* w, const char
         const skn_core::FormatTraits* f =
             id >= INT32_MIN && id <= INT32_MAX ? skn_core::find_format(int32_t(id)) : nullptr;
         if (f == nullptr) skn_core::fail(SKN_E_UNKNOWN_FORMAT, "format id {} is not one skn implements", id);
-        if (rank < 1 || rank > gguf::kMaxRank)
-            skn_core::fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": rank {} is outside 1..{}", name, rank,
-                           gguf::kMaxRank);
-        w->writer.declare_tensor(name, *f, std::span<const int64_t>(ne, size_t(rank)));
+        w->writer.declare_tensor(name, *f, tensor_dims(w, name, rank, ne));
+    });
+}
+
+SKN_API skn_status skn_gguf_writer_add_tensor_of_type(skn_gguf_writer* w, const char* name, int32_t gguf_type,
+                                                      int32_t rank, const int64_t* ne, const void* data,
+                                                      size_t size) {
+    return guarded([&] {
+        const std::span<const int64_t> dims = tensor_dims(w, name, rank, ne);
+        require_non_null(data, "data");
+        const std::span<const uint8_t> bytes(static_cast<const uint8_t*>(data), size);
+        if (const skn_core::FormatTraits* f = format_of_type(gguf_type, name))
+            w->writer.add_tensor(name, *f, dims, bytes);
+        else
+            w->writer.add_stored_tensor(name, gguf::tensor_type(gguf_type), dims, bytes);
+    });
+}
+
+SKN_API skn_status skn_gguf_writer_declare_tensor_of_type(skn_gguf_writer* w, const char* name, int32_t gguf_type,
+                                                          int32_t rank, const int64_t* ne) {
+    return guarded([&] {
+        const std::span<const int64_t> dims = tensor_dims(w, name, rank, ne);
+        if (const skn_core::FormatTraits* f = format_of_type(gguf_type, name))
+            w->writer.declare_tensor(name, *f, dims);
+        else
+            w->writer.declare_stored_tensor(name, gguf::tensor_type(gguf_type), dims);
     });
 }
 
@@ -132,6 +179,16 @@ SKN_API skn_status skn_gguf_stream_begin(const skn_gguf_writer* w, const char* p
         require_non_null(out, "out");
         auto s = std::make_unique<skn_gguf_stream>();
         s->stream = std::make_unique<gguf::Stream>(w->writer, path);
+        *out = s.release();
+    });
+}
+
+SKN_API skn_status skn_gguf_stream_begin_fd(const skn_gguf_writer* w, int fd, skn_gguf_stream** out) {
+    return guarded([&] {
+        require_non_null(w, "writer");
+        require_non_null(out, "out");
+        auto s = std::make_unique<skn_gguf_stream>();
+        s->stream = std::make_unique<gguf::Stream>(w->writer, fd);
         *out = s.release();
     });
 }

@@ -6,7 +6,8 @@
 #   libskn-dev  include/skn/skn.h, include/skn/skn.hpp, the libskn.so link,
 #               lib/<multiarch>/pkgconfig/skn.pc,
 #               lib/<multiarch>/cmake/skn/{sknConfig,sknConfigVersion,sknTargets*}.cmake
-#   skn-tools   bin/skn, share/man/man1/skn*.1.gz
+#   skn-tools   bin/skn, share/man/man1/skn*.1.gz,
+#               share/bash-completion/completions/skn (tools/skn/completion/skn.bash)
 #   python3-skn lib/python3/dist-packages/skn/ (bindings/python, pure Python over
 #               libskn.so.1) and skn-<version>.dist-info/METADATA
 #   each        share/doc/<package>/{copyright,changelog.gz}
@@ -51,6 +52,9 @@ install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/skn.pc
 
 if(TARGET skn_tool)
   install(TARGETS skn_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT skn-tools)
+  # Where bash-completion looks for a command's completion, loaded on first use.
+  install(FILES ${PROJECT_SOURCE_DIR}/tools/skn/completion/skn.bash
+    DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions RENAME skn COMPONENT skn-tools)
 endif()
 
 # ---- python3-skn: the Python package (bindings/python), as Debian's Python

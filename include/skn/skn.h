@@ -118,7 +118,8 @@ SKN_API const char* skn_version_string(void);
 /* A weight format. The value of each constant is its GGUF tensor type id, so a
  * value read from a GGUF file is a valid skn_format and values never change.
  * Ids skn does not implement (the integer types I8 ... F64, removed ids) are
- * refused with SKN_E_UNKNOWN_FORMAT. */
+ * refused with SKN_E_UNKNOWN_FORMAT; the GGUF writer still stores I8 ... F64
+ * tensors as given (skn_gguf_writer_add_tensor_of_type). */
 typedef enum skn_format {
     /* Not a format: what skn_view_format(NULL) returns. Its presence makes
      * the enum's underlying type signed int, so `format < 0` works in C. */
@@ -709,8 +710,11 @@ typedef struct skn_gguf_options {
  * skn returns, and the bytes its views read, are the file's pages. Reading
  * a page past a new, shorter end raises SIGBUS in the reading thread (which
  * kills the process unless it handles the signal), and bytes rewritten in
- * place show through in tensor data, views and strings already returned.
- * This is how every mmap-based reader behaves (the GGUF ecosystem's,
+ * place show through in tensor data, views, strings and arrays. What a
+ * rewrite cannot change: every count, length, offset and scalar value is
+ * read once at open, checked, and served from the reader's copy, so no
+ * pointer and length skn returns reaches outside the mapping, and the
+ * scalar getters return the values read at open. This is how every mmap-based reader behaves (the GGUF ecosystem's,
  * safetensors'). When the file may change (a download still being written,
  * a file a training job replaces in place), open it with
  * options.read_into_memory = 1: the reader then owns a private copy and the
@@ -962,6 +966,21 @@ SKN_API skn_status skn_gguf_writer_add_string_array(skn_gguf_writer* writer, con
 SKN_API skn_status skn_gguf_writer_add_tensor(skn_gguf_writer* writer, const char* name, skn_format format,
                                               int32_t rank, const int64_t* ne, const void* data, size_t size);
 
+/* Add a tensor named by its GGUF type id, for copying tensors between files
+ * as stored. `gguf_type` is either the id of a format skn implements (then
+ * exactly as skn_gguf_writer_add_tensor with that format), or one of the
+ * plain element types skn stores without computing with them: I8 (24), I16
+ * (25), I32 (26), I64 (27) and F64 (28), whose size is the element size
+ * times the element count. Type 36 (I2_S) is refused here: add it with
+ * skn_gguf_writer_add_tensor and the skn_format naming its layout.
+ * Other arguments and checks as skn_gguf_writer_add_tensor. Added in 1.0.0.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (as skn_gguf_writer_add_tensor, or
+ * type 36); SKN_E_UNSUPPORTED (a type id that is neither: a removed or
+ * unknown type, whose size skn does not know); SKN_E_OUT_OF_MEMORY. */
+SKN_API skn_status skn_gguf_writer_add_tensor_of_type(skn_gguf_writer* writer, const char* name, int32_t gguf_type,
+                                                      int32_t rank, const int64_t* ne, const void* data,
+                                                      size_t size);
+
 /* The size in bytes of the file the writer would write now.
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL). */
 SKN_API skn_status skn_gguf_writer_size(const skn_gguf_writer* writer, uint64_t* size);
@@ -1037,6 +1056,15 @@ SKN_API skn_status skn_gguf_writer_add_array_value(skn_gguf_writer* writer, cons
 SKN_API skn_status skn_gguf_writer_declare_tensor(skn_gguf_writer* writer, const char* name, skn_format format,
                                                   int32_t rank, const int64_t* ne);
 
+/* Declare a tensor named by its GGUF type id (see
+ * skn_gguf_writer_add_tensor_of_type: a format skn implements, or one of
+ * I8, I16, I32, I64, F64), whose bytes a stream will be given later.
+ * Checks as skn_gguf_writer_declare_tensor. Added in 1.0.0.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (as skn_gguf_writer_declare_tensor,
+ * or type 36); SKN_E_UNSUPPORTED (a removed or unknown type id). */
+SKN_API skn_status skn_gguf_writer_declare_tensor_of_type(skn_gguf_writer* writer, const char* name,
+                                                          int32_t gguf_type, int32_t rank, const int64_t* ne);
+
 /* A GGUF file being written. */
 typedef struct skn_gguf_stream skn_gguf_stream;
 
@@ -1052,6 +1080,22 @@ typedef struct skn_gguf_stream skn_gguf_stream;
  * SKN_E_OUT_OF_MEMORY. */
 SKN_API skn_status skn_gguf_stream_begin(const skn_gguf_writer* writer, const char* path, skn_gguf_stream** out);
 
+/* Like skn_gguf_stream_begin, but write to the caller's open file
+ * descriptor `fd` (open for writing), from its current position, with no
+ * temporary file: the caller decides where the file lives and when it
+ * appears (for example an unnamed O_TMPFILE file linked into place after
+ * skn_gguf_stream_finish, with its own cleanup on signals). The header is
+ * written at once. The descriptor stays the caller's: the stream writes
+ * through a duplicate of it and never closes, renames, truncates or
+ * removes the file; skn_gguf_stream_finish flushes and fsyncs it, and
+ * abandoning the stream leaves whatever was written (the caller removes
+ * it). Added in 1.0.0.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL, fd not an open descriptor,
+ * or open read-only; a tensor added with its bytes); SKN_E_IO (the header
+ * cannot be written: the message has the system's reason);
+ * SKN_E_OUT_OF_MEMORY. */
+SKN_API skn_status skn_gguf_stream_begin_fd(const skn_gguf_writer* writer, int fd, skn_gguf_stream** out);
+
 /* Append `size` bytes at `data` to tensor `name` (ROW_MAJOR bytes, as
  * skn_quantize writes them). `name` must be the first declared tensor not yet
  * written in full; a tensor may come in any number of chunks, none running
@@ -1062,9 +1106,10 @@ SKN_API skn_status skn_gguf_stream_begin(const skn_gguf_writer* writer, const ch
  * with size > 0, a tensor out of order or already written, an unknown name,
  * a chunk past the tensor's end, a finished stream: the message names the
  * tensor given, the tensor expected, its position and its written and
- * declared byte counts; nothing is written); SKN_E_IO (the write failed:
- * the stream is then broken, its temporary file removed, and every later
- * call fails with SKN_E_IO saying why). */
+ * declared byte counts; nothing is written); SKN_E_IO (the write failed,
+ * e.g. a full disk or a file size limit, with the system's reason: the
+ * stream is then broken, its temporary file removed, and every later call
+ * fails with SKN_E_IO saying why). */
 SKN_API skn_status skn_gguf_stream_write(skn_gguf_stream* stream, const char* name, const void* data, size_t size);
 
 /* Where the stream is: *tensor is the index (in declaration order) of the
@@ -1074,7 +1119,8 @@ SKN_API skn_status skn_gguf_stream_write(skn_gguf_stream* stream, const char* na
 SKN_API skn_status skn_gguf_stream_position(const skn_gguf_stream* stream, int64_t* tensor, uint64_t* written);
 
 /* Complete the file: check every tensor is written in full, flush and sync
- * the temporary file, and rename it over `path` (replacing any file there).
+ * the temporary file, and rename it over `path` (replacing any file there);
+ * for a stream begun on a descriptor, flush and sync it only.
  * Destroy the stream afterwards either way.
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL; a tensor not written in
  * full: the message names it and its byte counts, and the stream is
@@ -1084,7 +1130,9 @@ SKN_API skn_status skn_gguf_stream_position(const skn_gguf_stream* stream, int64
 SKN_API skn_status skn_gguf_stream_finish(skn_gguf_stream* stream);
 
 /* Release a stream (NULL is ignored). An unfinished stream's temporary file
- * is removed: abandoning a stream never leaves a partial file behind. */
+ * is removed: abandoning a stream never leaves a partial file behind (a
+ * stream begun on a descriptor leaves the descriptor and its file to the
+ * caller). */
 SKN_API void skn_gguf_stream_destroy(skn_gguf_stream* stream);
 
 /* ----- end of GGUF files ----- */

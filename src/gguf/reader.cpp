@@ -63,13 +63,6 @@ private:
         return v;
     }
 
-    template <typename T>
-    T load(uint64_t at) const {
-        T v;
-        std::memcpy(&v, f_.data_ + at, sizeof(T));
-        return v;
-    }
-
     // A string's length prefix, with its bytes checked to exist; returns the
     // offset of the first byte and advances past the string.
     template <typename What>
@@ -182,6 +175,7 @@ private:
             need(n, [&] { return fmt::format("the {} value of {}", value_type_name(kv.type), label); });
             kv.value_offset = pos_;
             if (kv.type == ValueType::Bool) check_bool(pos_, label);
+            std::memcpy(&kv.bits, f_.data_ + pos_, n);
             pos_ += n;
         }
     }
@@ -224,7 +218,7 @@ private:
             return node;
         }
         std::vector<uint64_t> items;
-        items.reserve(size_t(count));
+        items.reserve(size_t(count) + (elem == ValueType::String ? 1 : 0));
         for (uint64_t k = 0; k < count; ++k) {
             if (elem == ValueType::String) {
                 items.push_back(pos_);
@@ -233,6 +227,7 @@ private:
                 items.push_back(read_array(fmt::format("{}[{}]", label, k), depth + 1));
             }
         }
+        if (elem == ValueType::String) items.push_back(pos_);  // the end of the last string
         f_.nodes_[node].items = std::move(items);
         return node;
     }
@@ -243,7 +238,7 @@ private:
         const KeyValue& kv = f_.kvs_[it->second];
         if (kv.type != ValueType::U32)
             fail_at(kv.offset, "{} must be a u32 but is a {}", kAlignmentKey, value_type_name(kv.type));
-        const uint32_t a = load<uint32_t>(kv.value_offset);
+        const auto a = uint32_t(kv.bits);
         if (a == 0 || a % 8 != 0)
             fail_at(kv.value_offset, "{} is {}: it must be a positive multiple of 8", kAlignmentKey, a);
         f_.alignment_ = a;
@@ -584,7 +579,7 @@ T File::scalar(int64_t key, ValueType type) const {
     const KeyValue& v = kv(key);
     require_type(v, type);
     T out;
-    std::memcpy(&out, data_ + v.value_offset, sizeof(T));
+    std::memcpy(&out, &v.bits, sizeof(T));  // the value read at open: little-endian hosts only
     return out;
 }
 
@@ -640,8 +635,7 @@ std::string_view File::array_string(uint64_t array_id, uint64_t i) const {
     if (i >= a.count)
         fail(SKN_E_INVALID_ARGUMENT, "string index {} is out of range: the array holds {} strings", i, a.count);
     const uint64_t at = a.items[size_t(i)];
-    uint64_t len;
-    std::memcpy(&len, data_ + at, sizeof len);
+    const uint64_t len = a.items[size_t(i) + 1] - at - 8;
     return {reinterpret_cast<const char*>(data_ + at + 8), size_t(len)};
 }
 

@@ -4,10 +4,13 @@
 // file gives an skn_core::Error (SKN_E_FORMAT, with the byte offset and the key or
 // tensor at fault), never a crash or a read out of bounds.
 //
-// Nothing is copied out of the file except key and tensor names: string
-// values, arrays and tensor data are handed out as pointers into the mapping
-// (or the caller's buffer). An open File is immutable, so every query is safe
-// from several threads at once.
+// Nothing is copied out of the file except key and tensor names, scalar
+// values and every count, length and offset: string values, arrays and
+// tensor data are handed out as pointers into the mapping (or the caller's
+// buffer), their extents as checked at open, so a file rewritten in place
+// after open changes the bytes served but never where they are or how many.
+// An open File is immutable, so every query is safe from several threads at
+// once.
 #pragma once
 
 #include <array>
@@ -63,9 +66,12 @@ struct ArrayNode {
     ValueType element_type = ValueType::U8;
     uint64_t count = 0;
     uint64_t offset = 0;  // file offset of the first element
-    // String arrays: the file offset of each string's 8-byte length prefix, so
-    // the i-th string is found in O(1). Arrays of arrays: the node index of each
-    // element. Empty for fixed-size element types.
+    // String arrays: the file offset of each string's 8-byte length prefix,
+    // and one more entry, the offset just past the last string: strings lie
+    // end to end, so string i is found in O(1) and its length is
+    // items[i + 1] - items[i] - 8, from offsets checked at open (a length
+    // re-read from the file could have changed since). Arrays of arrays: the
+    // node index of each element. Empty for fixed-size element types.
     std::vector<uint64_t> items;
     // Held in another array (its id is kv count + node index); false for a
     // key's own array (its id is the key's index).
@@ -78,6 +84,9 @@ struct KeyValue {
     ValueType type = ValueType::U8;
     uint64_t value_offset = 0;  // fixed-size: the value; String: its first byte
     uint64_t length = 0;        // String: its length in bytes
+    // Fixed-size: the value's bytes as read (and checked) at open, served
+    // from here so that a file rewritten under a mapping cannot change them.
+    uint64_t bits = 0;
     uint32_t node = 0;          // Array: index of its ArrayNode
 };
 

@@ -43,10 +43,6 @@ std::string random_suffix() {
 
 Stream::Stream(const Writer& writer, std::string path) : path_(std::move(path)) {
     if (path_.empty()) fail(SKN_E_INVALID_ARGUMENT, "path must not be empty");
-    Writer::StreamPlan plan = writer.stream_plan();
-    tensors_ = std::move(plan.tensors);
-    alignment_ = plan.alignment;
-    file_size_ = plan.file_size;
     // 0666 less the umask, as a file fopen creates: the finished file gets
     // the permissions any other new file in that directory would.
     int fd = -1;
@@ -63,7 +59,36 @@ Stream::Stream(const Writer& writer, std::string path) : path_(std::move(path)) 
         ::unlink(tmp_.c_str());
         fail(SKN_E_IO, "cannot open {} for writing: {}", tmp_, std::strerror(err));
     }
+    start(writer);
+}
+
+Stream::Stream(const Writer& writer, int fd) : path_(fmt::format("file descriptor {}", fd)) {
+    const int flags = fd >= 0 ? ::fcntl(fd, F_GETFL) : -1;
+    if (flags < 0)
+        fail(SKN_E_INVALID_ARGUMENT, "fd {} is not an open file descriptor", fd);
+    if ((flags & O_ACCMODE) == O_RDONLY)
+        fail(SKN_E_INVALID_ARGUMENT, "fd {} is open read-only: open it for writing (O_WRONLY or O_RDWR)", fd);
+    // A duplicate, so that closing the buffered FILE leaves the caller's
+    // descriptor open; it shares the caller's file position.
+    const int own = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (own < 0) fail(SKN_E_IO, "cannot duplicate fd {}: {}", fd, std::strerror(errno));
+    file_ = ::fdopen(own, "wb");
+    if (file_ == nullptr) {
+        const int err = errno;
+        ::close(own);
+        fail(SKN_E_IO, "cannot open fd {} for writing: {}", fd, std::strerror(err));
+    }
+    start(writer);
+}
+
+// Takes the writer's plan and writes the header; on failure nothing is left
+// behind (the temporary file, if any, is removed).
+void Stream::start(const Writer& writer) {
     try {
+        Writer::StreamPlan plan = writer.stream_plan();
+        tensors_ = std::move(plan.tensors);
+        alignment_ = plan.alignment;
+        file_size_ = plan.file_size;
         put(plan.header.data(), plan.header.size());
     } catch (...) {
         discard();
@@ -92,13 +117,14 @@ void Stream::break_stream(skn_status status, std::string message) {
 void Stream::require_usable() const {
     if (finished_) fail(SKN_E_INVALID_ARGUMENT, "the stream to {} is finished: nothing more can be written", path_);
     if (!broken_.empty())
-        fail(SKN_E_IO, "the stream to {} failed earlier and was abandoned ({}); its temporary file is removed: start a new "
-             "stream", path_, broken_);
+        fail(SKN_E_IO, "the stream to {} failed earlier and was abandoned ({}){}: start a new stream", path_, broken_,
+             tmp_.empty() ? "" : "; its temporary file is removed");
 }
 
 void Stream::put(const void* p, size_t n) {
     if (n != 0 && std::fwrite(p, 1, n, file_) != n)
-        break_stream(SKN_E_IO, fmt::format("cannot write {} at byte {}: {}", tmp_, at_, std::strerror(errno)));
+        break_stream(SKN_E_IO, fmt::format("cannot write {} at byte {}: {}", tmp_.empty() ? path_ : tmp_, at_,
+                                           std::strerror(errno)));
     at_ += n;
 }
 
@@ -163,12 +189,17 @@ void Stream::finish() {
         break_stream(SKN_E_INTERNAL, fmt::format("the stream wrote {} bytes but the file is {}", at_, file_size_));
     // Data first on disk, then the name: a crash between the two leaves the
     // old file (or none) at `path`, never a file whose pages are missing.
+    const std::string& target = tmp_.empty() ? path_ : tmp_;
     if (std::fflush(file_) != 0 || ::fsync(::fileno(file_)) != 0)
-        break_stream(SKN_E_IO, fmt::format("cannot finish writing {}: {}", tmp_, std::strerror(errno)));
+        break_stream(SKN_E_IO, fmt::format("cannot finish writing {}: {}", target, std::strerror(errno)));
     const int closed = std::fclose(file_);
     const int close_err = errno;
     file_ = nullptr;
-    if (closed != 0) break_stream(SKN_E_IO, fmt::format("cannot finish writing {}: {}", tmp_, std::strerror(close_err)));
+    if (closed != 0) break_stream(SKN_E_IO, fmt::format("cannot finish writing {}: {}", target, std::strerror(close_err)));
+    if (tmp_.empty()) {  // the caller's descriptor: it places the file
+        finished_ = true;
+        return;
+    }
     if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
         break_stream(SKN_E_IO, fmt::format("cannot move {} to {}: {}", tmp_, path_, std::strerror(errno)));
     finished_ = true;

@@ -4,11 +4,17 @@
 // then each tensor's bytes in file order, whole or in chunks. Memory use is
 // the header and one name and size per tensor, whatever the tensors weigh.
 //
-// The bytes go to a temporary file beside the target ("<path>.skn-partial-"
-// and six random characters, created exclusively so two streams to one path
-// cannot share it) that finish() renames over `path`. Until then, and if the
-// stream is destroyed unfinished or a write fails, `path` is untouched and
-// the temporary file is removed.
+// Given a path, the bytes go to a temporary file beside the target
+// ("<path>.skn-partial-" and six random characters, created exclusively so
+// two streams to one path cannot share it) that finish() renames over
+// `path`. Until then, and if the stream is destroyed unfinished or a write
+// fails, `path` is untouched and the temporary file is removed.
+//
+// Given a file descriptor, the bytes go to it from its current position and
+// finish() syncs it; the descriptor stays the caller's (never closed,
+// renamed or removed here), so a caller that must control where the file
+// lives and when it appears (an unnamed O_TMPFILE linked in place, cleanup
+// on signals) does that itself.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +35,8 @@ public:
     // Every tensor of `writer` must be declared (Writer::declare_tensor).
     // The stream keeps no reference to `writer`.
     Stream(const Writer& writer, std::string path);
+    // Write to the caller's open descriptor `fd` (it must be open for writing).
+    Stream(const Writer& writer, int fd);
     Stream(const Stream&) = delete;
     Stream& operator=(const Stream&) = delete;
     // Removes the temporary file unless finish() succeeded.
@@ -39,7 +47,8 @@ public:
     // Refusals (wrong tensor, too many bytes) change nothing; a failed write
     // of the file breaks the stream (every later call fails, naming why).
     void write(std::string_view name, std::span<const uint8_t> bytes);
-    // Check every tensor is complete, flush, sync and rename over `path`.
+    // Check every tensor is complete, flush, sync and (given a path) rename
+    // over `path`.
     void finish();
 
     // The index of the tensor the next bytes belong to (tensor_count() when
@@ -51,14 +60,15 @@ public:
     const std::string& temporary_path() const { return tmp_; }
 
 private:
+    void start(const Writer& writer);
     void put(const void* p, size_t n);
     void zeros(uint64_t n);
     void require_usable() const;
     [[noreturn]] void break_stream(skn_status status, std::string message);
     void discard() noexcept;
 
-    std::string path_;
-    std::string tmp_;
+    std::string path_;   // the target, or "file descriptor N"
+    std::string tmp_;    // the temporary file; empty when writing to a caller's descriptor
     std::FILE* file_ = nullptr;
     std::vector<std::pair<std::string, uint64_t>> tensors_;  // name, byte size
     uint32_t alignment_ = kDefaultAlignment;

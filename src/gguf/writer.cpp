@@ -242,19 +242,54 @@ void Writer::check_new_tensor(std::string_view name, std::span<const int64_t> ne
 
 namespace {
 
-// The byte size of a tensor of `format` with dimensions `ne` (already
+// A tensor type's block geometry, whether skn implements it or only stores it.
+struct Geometry {
+    const char* name;
+    int64_t block_elems;
+    uint64_t block_bytes;
+    uint64_t trailer_bytes;
+};
+
+Geometry geometry_of(const FormatTraits& f) {
+    return {f.name, f.block_elems, uint64_t(f.block_bytes), uint64_t(f.tensor_trailer_bytes)};
+}
+
+// The plain element types a file may hold that skn stores without a format:
+// their geometry, or SKN_E_UNSUPPORTED naming what the type is.
+Geometry stored_geometry(std::string_view name, const TensorType& type) {
+    if (type.format != nullptr || type.removed || type.block_elems != 1 || type.block_bytes <= 0)
+        fail(SKN_E_UNSUPPORTED,
+             "tensor \"{}\": type {} is not one skn stores without implementing it (those are I8, I16, I32, I64 "
+             "and F64, ids 24 to 28); a format skn implements goes through skn_gguf_writer_add_tensor",
+             name, describe_tensor_type(type));
+    return {type.name, 1, uint64_t(type.block_bytes), 0};
+}
+
+// The byte size of a tensor of type `g` with dimensions `ne` (already
 // checked positive, their product representable), trailer included.
-uint64_t tensor_bytes(std::string_view name, const FormatTraits& format, std::span<const int64_t> ne) {
-    if (ne[0] % format.block_elems != 0)
+uint64_t tensor_bytes(std::string_view name, const Geometry& g, std::span<const int64_t> ne) {
+    if (ne[0] % g.block_elems != 0)
         fail(SKN_E_INVALID_ARGUMENT,
              "tensor \"{}\": {} packs {} elements per block but ne[0] is {} (ne is in file order: ne[0] is the "
              "row length)",
-             name, format.name, format.block_elems, ne[0]);
+             name, g.name, g.block_elems, ne[0]);
     int64_t elements = 1;
     for (int64_t n : ne) elements = checked_mul(elements, n, fmt::format("the element count of tensor \"{}\" (ne)", name));
-    return checked_add(checked_mul(uint64_t(elements / format.block_elems), uint64_t(format.block_bytes),
+    return checked_add(checked_mul(uint64_t(elements / g.block_elems), g.block_bytes,
                                    fmt::format("the byte size of tensor \"{}\"", name)),
-                       uint64_t(format.tensor_trailer_bytes), fmt::format("the byte size of tensor \"{}\"", name));
+                       g.trailer_bytes, fmt::format("the byte size of tensor \"{}\"", name));
+}
+
+// Refuses `bytes` unless they are exactly the tensor's `need` bytes.
+void check_given_bytes(std::string_view name, const Geometry& g, std::span<const int64_t> ne,
+                       std::span<const uint8_t> bytes, uint64_t need) {
+    if (bytes.size() != need) {
+        int64_t elements = 1;
+        for (int64_t n : ne) elements *= n;
+        fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\" is given {} bytes but {} elements of {} take {} bytes", name,
+             bytes.size(), elements, g.name, need);
+    }
+    if (bytes.data() == nullptr) fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": data must not be NULL", name);
 }
 
 }  // namespace
@@ -279,15 +314,17 @@ int32_t Writer::gguf_type_of(std::string_view name, const FormatTraits& format) 
 void Writer::add_tensor(std::string_view name, const FormatTraits& format, std::span<const int64_t> ne,
                         std::span<const uint8_t> bytes) {
     check_new_tensor(name, ne);
-    const uint64_t need = tensor_bytes(name, format, ne);
-    if (bytes.size() != need) {
-        int64_t elements = 1;
-        for (int64_t n : ne) elements *= n;
-        fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\" is given {} bytes but {} elements of {} take {} bytes", name,
-             bytes.size(), elements, format.name, need);
-    }
-    if (bytes.data() == nullptr) fail(SKN_E_INVALID_ARGUMENT, "tensor \"{}\": data must not be NULL", name);
+    const Geometry g = geometry_of(format);
+    check_given_bytes(name, g, ne, bytes, tensor_bytes(name, g, ne));
     add_raw_tensor(name, gguf_type_of(name, format), ne, bytes);
+}
+
+void Writer::add_stored_tensor(std::string_view name, const TensorType& type, std::span<const int64_t> ne,
+                               std::span<const uint8_t> bytes) {
+    check_new_tensor(name, ne);
+    const Geometry g = stored_geometry(name, type);
+    check_given_bytes(name, g, ne, bytes, tensor_bytes(name, g, ne));
+    add_raw_tensor(name, type.id, ne, bytes);
 }
 
 void Writer::add_raw_tensor(std::string_view name, int32_t type_id, std::span<const int64_t> ne,
@@ -302,10 +339,19 @@ void Writer::add_raw_tensor(std::string_view name, int32_t type_id, std::span<co
 
 void Writer::declare_tensor(std::string_view name, const FormatTraits& format, std::span<const int64_t> ne) {
     check_new_tensor(name, ne);
-    const uint64_t size = tensor_bytes(name, format, ne);
+    const uint64_t size = tensor_bytes(name, geometry_of(format), ne);
+    declare(name, gguf_type_of(name, format), ne, size);
+}
+
+void Writer::declare_stored_tensor(std::string_view name, const TensorType& type, std::span<const int64_t> ne) {
+    check_new_tensor(name, ne);
+    declare(name, type.id, ne, tensor_bytes(name, stored_geometry(name, type), ne));
+}
+
+void Writer::declare(std::string_view name, int32_t type_id, std::span<const int64_t> ne, uint64_t size) {
     // The file's offsets are u64 sums of these sizes: a declared size may be
     // anything the file can address, not only what memory could hold.
-    PendingTensor t{std::string(name), gguf_type_of(name, format), int(ne.size()), {1, 1, 1, 1}, {}};
+    PendingTensor t{std::string(name), type_id, int(ne.size()), {1, 1, 1, 1}, {}};
     for (size_t d = 0; d < ne.size(); ++d) t.ne[d] = ne[d];
     t.size = size;
     t.declared = true;

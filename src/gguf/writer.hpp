@@ -51,6 +51,14 @@ public:
     // The bytes are copied.
     void add_tensor(std::string_view name, const FormatTraits& format, std::span<const int64_t> ne,
                     std::span<const uint8_t> bytes);
+    // A tensor of a GGUF type skn stores without implementing it: the plain
+    // element types I8, I16, I32, I64 and F64 (ids 24 ... 28), whose size
+    // is their element size times the element count. Checked as add_tensor
+    // checks a format; refused (SKN_E_UNSUPPORTED) for any other type that
+    // is not a format skn implements, since its size is not known.
+    void add_stored_tensor(std::string_view name, const TensorType& type, std::span<const int64_t> ne,
+                           std::span<const uint8_t> bytes);
+    void declare_stored_tensor(std::string_view name, const TensorType& type, std::span<const int64_t> ne);
     // A tensor of any type id with whatever bytes the caller gives: no size
     // check. For tests and tools that must produce files skn refuses to read.
     void add_raw_tensor(std::string_view name, int32_t type_id, std::span<const int64_t> ne,
@@ -100,6 +108,7 @@ private:
     };
 
     void add_entry(std::string_view key, ValueType type, std::vector<uint8_t> value);
+    void declare(std::string_view name, int32_t type_id, std::span<const int64_t> ne, uint64_t size);
     // The GGUF type id `format` is stored under; records the I2_S layout.
     int32_t gguf_type_of(std::string_view name, const FormatTraits& format);
     void check_new_key(std::string_view key) const;

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Streaming GGUF files (skn_gguf_writer_declare_tensor, skn_gguf_stream_*)
- * and arrays of arrays from C (skn_gguf_writer_add_array_value): the bytes
+/* Streaming GGUF files (skn_gguf_writer_declare_tensor, skn_gguf_stream_*,
+ * to a path or a caller's descriptor), tensors named by GGUF type id (the
+ * plain types I8 ... F64 included) and arrays of arrays from C (skn_gguf_writer_add_array_value): the bytes
  * equal the in-memory writer's, every refusal names what was wrong, and no
  * partial file is ever left behind. Compiled as C11 + POSIX. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,6 +290,101 @@ static void test_array_value_refusals(void) {
     skn_gguf_writer_destroy(w);
 }
 
+/* I8, I16, I32, I64 and F64 tensors (types skn stores without a format),
+ * and a Q8_0 one named by its type id: the in-memory writer and a stream to
+ * a caller's descriptor give the same file, which reads back with the same
+ * bytes. */
+static void test_stored_types_and_fd_stream(void) {
+    enum { kStored = 6 };
+    static const int32_t types[kStored] = {24, 25, 26, 27, 28, 8};
+    static const char* const names[kStored] = {"i8", "i16", "i32", "i64", "f64", "q8"};
+    static const size_t elem[kStored] = {1, 2, 4, 8, 8, 0};
+    const int64_t ne[kStored][2] = {{5, 3}, {5, 3}, {5, 3}, {5, 3}, {5, 3}, {96, 3}};
+    unsigned char* data[kStored];
+    size_t sizes[kStored];
+    for (int t = 0; t < kStored; ++t) {
+        sizes[t] = elem[t] != 0 ? 15 * elem[t] : 3 * 3 * 34;
+        data[t] = malloc(sizes[t]);
+        for (size_t i = 0; i < sizes[t]; ++i) data[t][i] = (unsigned char)(i * 7 + (size_t)t);
+    }
+    /* Q8_0 bytes must decode: scales of zero are fine. */
+    for (int b = 0; b < 9; ++b) data[5][b * 34] = data[5][b * 34 + 1] = 0;
+    skn_gguf_writer* mem = NULL;
+    CHECK(skn_gguf_writer_create(&mem) == SKN_OK);
+    for (int t = 0; t < kStored; ++t)
+        CHECK(skn_gguf_writer_add_tensor_of_type(mem, names[t], types[t], 2, ne[t], data[t], sizes[t]) == SKN_OK);
+    CHECK_ERROR(skn_gguf_writer_add_tensor_of_type(mem, "short", 26, 2, ne[0], data[2], sizes[2] - 1),
+                SKN_E_INVALID_ARGUMENT, "given 59 bytes but 15 elements of I32 take 60");
+    CHECK_ERROR(skn_gguf_writer_add_tensor_of_type(mem, "t36", 36, 2, ne[0], data[0], 15), SKN_E_INVALID_ARGUMENT,
+                "SKN_FORMAT_I2_S_G64");
+    CHECK_ERROR(skn_gguf_writer_add_tensor_of_type(mem, "q4_2", 4, 2, ne[0], data[0], 15), SKN_E_UNSUPPORTED,
+                "4 (Q4_2, removed from GGUF)");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor_of_type(mem, "odd", 9999, 2, ne[0]), SKN_E_UNSUPPORTED,
+                "9999 (unknown)");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor_of_type(mem, "rank", 24, 0, ne[0]), SKN_E_INVALID_ARGUMENT, "rank 0");
+    uint64_t size = 0;
+    CHECK(skn_gguf_writer_size(mem, &size) == SKN_OK);
+    unsigned char* expected = malloc((size_t)size);
+    CHECK(skn_gguf_writer_write_memory(mem, expected, (size_t)size) == SKN_OK);
+
+    skn_gguf_writer* decl = NULL;
+    CHECK(skn_gguf_writer_create(&decl) == SKN_OK);
+    for (int t = 0; t < kStored; ++t)
+        CHECK(skn_gguf_writer_declare_tensor_of_type(decl, names[t], types[t], 2, ne[t]) == SKN_OK);
+    const char* path = in_dir("stored.gguf");
+    const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CHECK(fd >= 0);
+    skn_gguf_stream* s = NULL;
+    CHECK(skn_gguf_stream_begin_fd(decl, fd, &s) == SKN_OK);
+    CHECK(count_files(".skn-partial-") == 0); /* no temporary file: the descriptor is the file */
+    for (int t = 0; t < kStored; ++t) CHECK(skn_gguf_stream_write(s, names[t], data[t], sizes[t]) == SKN_OK);
+    CHECK(skn_gguf_stream_finish(s) == SKN_OK);
+    skn_gguf_stream_destroy(s);
+    CHECK(write(fd, "", 0) == 0); /* still the caller's, still open */
+    close(fd);
+    size_t got_size = 0;
+    unsigned char* got = read_file(path, &got_size);
+    CHECK(got != NULL && got_size == size && memcmp(got, expected, got_size) == 0);
+
+    skn_gguf_options o;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    o.allow_unsupported = 1;
+    skn_gguf* g = NULL;
+    CHECK(skn_gguf_open(path, &o, &g) == SKN_OK);
+    CHECK(skn_gguf_unsupported_count(g) == 5);
+    for (int t = 0; g != NULL && t < kStored; ++t) {
+        skn_gguf_tensor_props p;
+        memset(&p, 0, sizeof p);
+        p.struct_size = sizeof p;
+        const void* bytes = NULL;
+        size_t n = 0;
+        CHECK(skn_gguf_tensor_info(g, t, &p) == SKN_OK && p.type_id == types[t] && p.size == sizes[t]);
+        CHECK(skn_gguf_tensor_data(g, t, &bytes, &n) == SKN_OK && n == sizes[t] && memcmp(bytes, data[t], n) == 0);
+    }
+    skn_gguf_close(g);
+
+    /* Descriptors a stream cannot write to. */
+    CHECK_ERROR(skn_gguf_stream_begin_fd(decl, -1, &s), SKN_E_INVALID_ARGUMENT, "not an open file descriptor");
+    const int ro = open(path, O_RDONLY);
+    CHECK_ERROR(skn_gguf_stream_begin_fd(decl, ro, &s), SKN_E_INVALID_ARGUMENT, "read-only");
+    close(ro);
+    CHECK_ERROR(skn_gguf_stream_begin_fd(mem, 1, &s), SKN_E_INVALID_ARGUMENT, "added with its bytes");
+    /* Abandoned: what was written stays; the file is the caller's to remove. */
+    const int fd2 = open(in_dir("abandoned.gguf"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CHECK(skn_gguf_stream_begin_fd(decl, fd2, &s) == SKN_OK);
+    CHECK(skn_gguf_stream_write(s, names[0], data[0], 4) == SKN_OK);
+    skn_gguf_stream_destroy(s);
+    CHECK(count_files("abandoned.gguf") == 1 && write(fd2, "x", 1) == 1);
+    close(fd2);
+
+    free(got);
+    free(expected);
+    skn_gguf_writer_destroy(decl);
+    skn_gguf_writer_destroy(mem);
+    for (int t = 0; t < kStored; ++t) free(data[t]);
+}
+
 int main(void) {
     snprintf(g_dir, sizeof g_dir, "/tmp/skn-stream-XXXXXX");
     if (mkdtemp(g_dir) == NULL) return 2;
@@ -295,6 +392,7 @@ int main(void) {
     test_stream_matches_memory_writer();
     test_stream_refusals();
     test_array_value_refusals();
+    test_stored_types_and_fd_stream();
     for (int t = 0; t < kTensors; ++t) free(g_bytes[t]);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);

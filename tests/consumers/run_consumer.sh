@@ -155,6 +155,14 @@ case "$lang" in
     fi
     "${emulator[@]}" "$skn_bin" version
     "${emulator[@]}" "$skn_bin" demo | grep -E 'Q4_K .*%'
+    # The package's manual pages (with sections) and bash completion.
+    share="${SKN_PREFIX:-/usr}/share"
+    for page in skn skn-quantize skn-edit skn-split skn-merge; do
+      man_text=$(zcat "$share/man/man1/$page.1.gz") # captured: grep -q must not SIGPIPE zcat under pipefail
+      grep -q '^\.SH EXIT STATUS' <<< "$man_text" || { echo "FAIL: no $page(1) with sections"; exit 1; }
+    done
+    completion=$(bash -c "source '$share/bash-completion/completions/skn' && complete -p skn")
+    grep -q _skn <<< "$completion" || { echo "FAIL: no bash completion for skn in $share/bash-completion/completions"; exit 1; }
     ;;
   *)
     echo "unknown consumer $lang"; exit 2 ;;

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -702,6 +703,150 @@ static void case_truncated_under_mapped_reader_is_documented(void) {
     skn_gguf_close(g);
 }
 
+/* Whether [p, p + n) lies inside [base, base + size). */
+static int inside(const void* p, uint64_t n, const unsigned char* base, uint64_t size) {
+    const unsigned char* c = p;
+    return c >= base && n <= size && (uint64_t)(c - base) <= size - n;
+}
+
+/* A mapped file rewritten in place, every byte 0xff (so every length prefix
+ * now reads 2^64 - 1), then every getter called: counts, names, types and
+ * scalar values are those read at open, and every pointer and length served
+ * lies inside the mapping. Only the bytes behind the pointers changed. */
+static void case_rewritten_under_mapped_reader(void) {
+    skn_gguf_writer* w = NULL;
+    CHECK(skn_gguf_writer_create(&w) == SKN_OK);
+    CHECK(skn_gguf_writer_add_u8(w, "v.u8", 200) == SKN_OK);
+    CHECK(skn_gguf_writer_add_i8(w, "v.i8", -100) == SKN_OK);
+    CHECK(skn_gguf_writer_add_u16(w, "v.u16", 60000) == SKN_OK);
+    CHECK(skn_gguf_writer_add_i16(w, "v.i16", -30000) == SKN_OK);
+    CHECK(skn_gguf_writer_add_u32(w, "v.u32", 4000000000u) == SKN_OK);
+    CHECK(skn_gguf_writer_add_i32(w, "v.i32", -2000000000) == SKN_OK);
+    CHECK(skn_gguf_writer_add_u64(w, "v.u64", UINT64_C(1) << 60) == SKN_OK);
+    CHECK(skn_gguf_writer_add_i64(w, "v.i64", -(INT64_C(1) << 60)) == SKN_OK);
+    CHECK(skn_gguf_writer_add_f32(w, "v.f32", 1.5f) == SKN_OK);
+    CHECK(skn_gguf_writer_add_f64(w, "v.f64", -2.25) == SKN_OK);
+    CHECK(skn_gguf_writer_add_bool(w, "v.bool", 1) == SKN_OK);
+    CHECK(skn_gguf_writer_add_string(w, "v.str", "hello", 5) == SKN_OK);
+    const int32_t nums[3] = {1, 2, 3};
+    CHECK(skn_gguf_writer_add_array(w, "v.nums", SKN_GGUF_TYPE_I32, nums, 3) == SKN_OK);
+    const char* words[3] = {"x", "yz", "abc"};
+    CHECK(skn_gguf_writer_add_string_array(w, "v.words", words, NULL, 3) == SKN_OK);
+    skn_gguf_array_value inner[2];
+    memset(inner, 0, sizeof inner);
+    for (int i = 0; i < 2; ++i) {
+        inner[i].struct_size = sizeof inner[i];
+        inner[i].element_type = SKN_GGUF_TYPE_STRING;
+        inner[i].count = 2;
+        inner[i].strings = words + i;
+    }
+    const skn_gguf_array_value* kids[2] = {&inner[0], &inner[1]};
+    skn_gguf_array_value outer;
+    memset(&outer, 0, sizeof outer);
+    outer.struct_size = sizeof outer;
+    outer.element_type = SKN_GGUF_TYPE_ARRAY;
+    outer.count = 2;
+    outer.arrays = kids;
+    CHECK(skn_gguf_writer_add_array_value(w, "v.nested", &outer) == SKN_OK);
+    float f[3 * 64];
+    for (int i = 0; i < 3 * 64; ++i) f[i] = (float)i;
+    const int64_t ne[2] = {64, 3};
+    CHECK(skn_gguf_writer_add_tensor(w, "t", SKN_FORMAT_F32, 2, ne, f, sizeof f) == SKN_OK);
+    const char* p = path_in_dir("rewritten.gguf");
+    CHECK(skn_gguf_writer_write_file(w, p) == SKN_OK);
+    skn_gguf_writer_destroy(w);
+
+    skn_gguf* g = NULL;
+    CHECK(skn_gguf_open(p, NULL, &g) == SKN_OK);
+    if (g == NULL) exit(1);
+    const uint64_t size = skn_gguf_file_size(g);
+    const uint32_t version = skn_gguf_version(g), alignment = skn_gguf_alignment(g);
+    const uint64_t data_offset = skn_gguf_data_offset(g);
+    skn_gguf_tensor_props before;
+    memset(&before, 0, sizeof before);
+    before.struct_size = sizeof before;
+    CHECK(skn_gguf_tensor_info(g, 0, &before) == SKN_OK);
+    const void* tdata = NULL;
+    size_t tsize = 0;
+    CHECK(skn_gguf_tensor_data(g, 0, &tdata, &tsize) == SKN_OK);
+    const unsigned char* base = (const unsigned char*)tdata - before.offset; /* the mapping's first byte */
+
+    const int fd = open(p, O_WRONLY);
+    static unsigned char junk[1 << 16];
+    memset(junk, 0xff, sizeof junk);
+    CHECK(fd >= 0 && size <= sizeof junk && write(fd, junk, (size_t)size) == (ssize_t)size);
+    close(fd);
+
+    CHECK(skn_gguf_version(g) == version && skn_gguf_alignment(g) == alignment);
+    CHECK(skn_gguf_data_offset(g) == data_offset && skn_gguf_file_size(g) == size);
+    CHECK(skn_gguf_kv_count(g) == 15 && skn_gguf_tensor_count(g) == 1 && skn_gguf_unsupported_count(g) == 0);
+    int64_t k = -1;
+    const char* name = NULL;
+    size_t name_len = 0;
+    skn_gguf_type type;
+    CHECK(skn_gguf_find_key(g, "v.str", &k) == SKN_OK && k == 11);
+    CHECK(skn_gguf_kv_key(g, k, &name, &name_len) == SKN_OK && name_len == 5 && strcmp(name, "v.str") == 0);
+    CHECK(skn_gguf_kv_type(g, k, &type) == SKN_OK && type == SKN_GGUF_TYPE_STRING);
+    uint8_t u8 = 0;
+    int8_t i8 = 0;
+    uint16_t u16 = 0;
+    int16_t i16 = 0;
+    uint32_t u32 = 0;
+    int32_t i32 = 0;
+    uint64_t u64 = 0;
+    int64_t i64 = 0;
+    float f32 = 0;
+    double f64 = 0;
+    int b = -1;
+    CHECK(skn_gguf_get_u8(g, 0, &u8) == SKN_OK && u8 == 200);
+    CHECK(skn_gguf_get_i8(g, 1, &i8) == SKN_OK && i8 == -100);
+    CHECK(skn_gguf_get_u16(g, 2, &u16) == SKN_OK && u16 == 60000);
+    CHECK(skn_gguf_get_i16(g, 3, &i16) == SKN_OK && i16 == -30000);
+    CHECK(skn_gguf_get_u32(g, 4, &u32) == SKN_OK && u32 == 4000000000u);
+    CHECK(skn_gguf_get_i32(g, 5, &i32) == SKN_OK && i32 == -2000000000);
+    CHECK(skn_gguf_get_u64(g, 6, &u64) == SKN_OK && u64 == UINT64_C(1) << 60);
+    CHECK(skn_gguf_get_i64(g, 7, &i64) == SKN_OK && i64 == -(INT64_C(1) << 60));
+    CHECK(skn_gguf_get_f32(g, 8, &f32) == SKN_OK && f32 == 1.5f);
+    CHECK(skn_gguf_get_f64(g, 9, &f64) == SKN_OK && f64 == -2.25);
+    CHECK(skn_gguf_get_bool(g, 10, &b) == SKN_OK && b == 1); /* the byte is now 0xff: still 0 or 1 */
+    const char* str = NULL;
+    size_t len = 0;
+    CHECK(skn_gguf_get_string(g, 11, &str, &len) == SKN_OK && len == 5 && inside(str, len, base, size));
+    uint64_t count = 0;
+    const void* data = NULL;
+    CHECK(skn_gguf_array_info(g, 12, &type, &count) == SKN_OK && type == SKN_GGUF_TYPE_I32 && count == 3);
+    CHECK(skn_gguf_array_data(g, 12, &data, &count) == SKN_OK && count == 3 && inside(data, 12, base, size));
+    CHECK(skn_gguf_array_info(g, 13, &type, &count) == SKN_OK && type == SKN_GGUF_TYPE_STRING && count == 3);
+    for (uint64_t i = 0; i < 3; ++i) {
+        CHECK(skn_gguf_array_string(g, 13, i, &str, &len) == SKN_OK && len == i + 1 && inside(str, len, base, size));
+    }
+    CHECK_ERROR(skn_gguf_array_string(g, 13, 3, &str, &len), SKN_E_INVALID_ARGUMENT, "out of range");
+    CHECK(skn_gguf_array_info(g, 14, &type, &count) == SKN_OK && type == SKN_GGUF_TYPE_ARRAY && count == 2);
+    for (uint64_t i = 0; i < 2; ++i) {
+        uint64_t child = 0;
+        CHECK(skn_gguf_array_nested(g, 14, i, &child) == SKN_OK);
+        CHECK(skn_gguf_array_info(g, child, &type, &count) == SKN_OK && type == SKN_GGUF_TYPE_STRING && count == 2);
+        for (uint64_t j = 0; j < 2; ++j)
+            CHECK(skn_gguf_array_string(g, child, j, &str, &len) == SKN_OK && len == i + j + 1 &&
+                  inside(str, len, base, size));
+    }
+    skn_gguf_tensor_props after;
+    memset(&after, 0, sizeof after);
+    after.struct_size = sizeof after;
+    int64_t t = -1;
+    CHECK(skn_gguf_find_tensor(g, "t", &t) == SKN_OK && t == 0);
+    CHECK(skn_gguf_tensor_info(g, 0, &after) == SKN_OK && after.offset == before.offset && after.size == before.size &&
+          after.ne[0] == 64 && after.ne[1] == 3 && after.format == SKN_FORMAT_F32 && strcmp(after.name, "t") == 0);
+    CHECK(skn_gguf_tensor_data(g, 0, &tdata, &tsize) == SKN_OK && tsize == sizeof f && inside(tdata, tsize, base, size));
+    skn_view* v = NULL;
+    CHECK(skn_gguf_tensor_view(g, 0, &v) == SKN_OK);
+    float got = 0;
+    const int64_t at[2] = {2, 63};
+    CHECK(skn_view_get(v, at, 2, &got) == SKN_OK && isnan(got)); /* 0xffffffff: the new bytes, in place */
+    skn_view_release(v);
+    skn_gguf_close(g);
+}
+
 static void case_open_options_misuse(void) {
     const char* p = sample_file();
     skn_gguf* g = NULL;
@@ -1319,6 +1464,64 @@ static void case_stream_write_fails(void) {
     skn_gguf_writer_destroy(w);
 }
 
+/* Tensors named by type id, and streams to a caller's descriptor: every
+ * bad argument refused, a descriptor that cannot be written refused before
+ * anything is written, a write past the file size limit reported as I/O. */
+static void case_of_type_and_fd_stream_misuse(void) {
+    skn_gguf_writer* w = NULL;
+    CHECK(skn_gguf_writer_create(&w) == SKN_OK);
+    const int64_t ne[2] = {4, 3};
+    int32_t ints[12] = {0};
+    CHECK_ERROR(skn_gguf_writer_add_tensor_of_type(NULL, "t", 26, 2, ne, ints, sizeof ints), SKN_E_INVALID_ARGUMENT,
+                "writer");
+    CHECK_ERROR(skn_gguf_writer_add_tensor_of_type(w, NULL, 26, 2, ne, ints, sizeof ints), SKN_E_INVALID_ARGUMENT,
+                "name");
+    CHECK_ERROR(skn_gguf_writer_add_tensor_of_type(w, "t", 26, 2, NULL, ints, sizeof ints), SKN_E_INVALID_ARGUMENT,
+                "ne");
+    CHECK_ERROR(skn_gguf_writer_add_tensor_of_type(w, "t", 26, 2, ne, NULL, sizeof ints), SKN_E_INVALID_ARGUMENT,
+                "data");
+    CHECK_ERROR(skn_gguf_writer_add_tensor_of_type(w, "t", 26, 5, ne, ints, sizeof ints), SKN_E_INVALID_ARGUMENT,
+                "rank");
+    CHECK_ERROR(skn_gguf_writer_add_tensor_of_type(w, "t", -1, 2, ne, ints, sizeof ints), SKN_E_UNSUPPORTED, NULL);
+    CHECK_ERROR(skn_gguf_writer_add_tensor_of_type(w, "t", 1036, 2, ne, ints, sizeof ints), SKN_E_UNSUPPORTED,
+                "1036");
+    CHECK_ERROR(skn_gguf_writer_add_tensor_of_type(w, "t", 36, 2, ne, ints, sizeof ints), SKN_E_INVALID_ARGUMENT,
+                "two layouts");
+    CHECK_ERROR(skn_gguf_writer_add_tensor_of_type(w, "t", 26, 2, ne, ints, 4), SKN_E_INVALID_ARGUMENT, "given 4");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor_of_type(NULL, "t", 26, 2, ne), SKN_E_INVALID_ARGUMENT, "writer");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor_of_type(w, NULL, 26, 2, ne), SKN_E_INVALID_ARGUMENT, "name");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor_of_type(w, "t", 26, 2, NULL), SKN_E_INVALID_ARGUMENT, "ne");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor_of_type(w, "t", 26, 0, ne), SKN_E_INVALID_ARGUMENT, "rank");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor_of_type(w, "t", 31, 2, ne), SKN_E_UNSUPPORTED, "removed");
+    CHECK_ERROR(skn_gguf_writer_declare_tensor_of_type(w, "t", 36, 2, ne), SKN_E_INVALID_ARGUMENT, "two layouts");
+    CHECK(skn_gguf_writer_declare_tensor_of_type(w, "t", 26, 2, ne) == SKN_OK);
+    CHECK_ERROR(skn_gguf_writer_declare_tensor_of_type(w, "t", 26, 2, ne), SKN_E_INVALID_ARGUMENT, "already added");
+
+    skn_gguf_stream* s = NULL;
+    CHECK_ERROR(skn_gguf_stream_begin_fd(NULL, 1, &s), SKN_E_INVALID_ARGUMENT, "writer");
+    CHECK_ERROR(skn_gguf_stream_begin_fd(w, 1, NULL), SKN_E_INVALID_ARGUMENT, "out");
+    CHECK_ERROR(skn_gguf_stream_begin_fd(w, -5, &s), SKN_E_INVALID_ARGUMENT, "-5");
+    CHECK_ERROR(skn_gguf_stream_begin_fd(w, 9999, &s), SKN_E_INVALID_ARGUMENT, "9999");
+    const int ro = open("/dev/null", O_RDONLY);
+    CHECK_ERROR(skn_gguf_stream_begin_fd(w, ro, &s), SKN_E_INVALID_ARGUMENT, "read-only");
+    close(ro);
+    CHECK(s == NULL);
+    /* A write past the file size limit: SKN_E_IO with the system's reason. */
+    const int fd = open(path_in_dir("fd-limited.gguf"), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    skn_gguf_writer_destroy(w);
+    w = declared_writer();
+    CHECK(skn_gguf_stream_begin_fd(w, fd, &s) == SKN_OK);
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim = {4096, 4096};
+    CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+    static float data[BIG_FLOATS];
+    CHECK_ERROR(skn_gguf_stream_write(s, "big", data, sizeof data), SKN_E_IO, "File too large");
+    CHECK_ERROR(skn_gguf_stream_finish(s), SKN_E_IO, "failed earlier");
+    skn_gguf_stream_destroy(s);
+    close(fd);
+    skn_gguf_writer_destroy(w);
+}
+
 /* ---- the case table ----------------------------------------------------- */
 
 typedef struct {
@@ -1467,6 +1670,12 @@ static const misuse_case k_cases[] = {
     {"rewritten_under_reader_in_memory", case_rewritten_under_reader_in_memory, "skn_gguf_open"},
     {"truncated_under_mapped_reader_is_documented", case_truncated_under_mapped_reader_is_documented,
      "skn_gguf_open"},
+    {"rewritten_under_mapped_reader", case_rewritten_under_mapped_reader,
+     "skn_gguf_open skn_gguf_get_u8 skn_gguf_get_i8 skn_gguf_get_u16 skn_gguf_get_i16 skn_gguf_get_u32 "
+     "skn_gguf_get_i32 skn_gguf_get_u64 skn_gguf_get_i64 skn_gguf_get_f32 skn_gguf_get_f64 skn_gguf_get_bool "
+     "skn_gguf_get_string skn_gguf_array_info skn_gguf_array_data skn_gguf_array_string skn_gguf_array_nested "
+     "skn_gguf_kv_key skn_gguf_kv_type skn_gguf_find_key skn_gguf_find_tensor skn_gguf_tensor_info "
+     "skn_gguf_tensor_data skn_gguf_tensor_view"},
     {"open_options_misuse", case_open_options_misuse, "skn_gguf_open skn_gguf_open_memory skn_gguf_close"},
     {"errors_and_version", case_errors_and_version,
      "skn_last_error skn_status_name skn_version skn_version_string skn_isa_name skn_cpu_isa skn_cpu_features "
@@ -1508,6 +1717,8 @@ static const misuse_case k_cases[] = {
      "skn_gguf_stream_begin skn_gguf_stream_write skn_gguf_stream_position skn_gguf_stream_finish "
      "skn_gguf_stream_destroy"},
     {"stream_write_fails", case_stream_write_fails, "skn_gguf_stream_write skn_gguf_stream_finish"},
+    {"of_type_and_fd_stream_misuse", case_of_type_and_fd_stream_misuse,
+     "skn_gguf_writer_add_tensor_of_type skn_gguf_writer_declare_tensor_of_type skn_gguf_stream_begin_fd"},
 };
 #define N_CASES (sizeof k_cases / sizeof k_cases[0])
 

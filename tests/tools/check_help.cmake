@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: MIT
 # `skn --help` and `skn <cmd> --help` print exactly their page in
 # tools/skn/help/ (the source the manual pages are generated from) and exit 0;
-# so do `skn --version` and `skn version`; and every page has its manual page.
+# so do `skn --version` and `skn version`; and every page has its manual page
+# with the sections NAME, SYNOPSIS, DESCRIPTION, OPTIONS, EXIT STATUS,
+# EXAMPLES and SEE ALSO, which groff (when installed) reads without a warning.
 #   cmake -DSKN=<skn> -DHELP_DIR=<tools/skn/help> -DMAN_DIR=<build>/tools/generated/man -P check_help.cmake
 # SKN_EMULATOR (environment): the command a cross build runs programs with.
 separate_arguments(emulator UNIX_COMMAND "$ENV{SKN_EMULATOR}")
 file(GLOB pages ${HELP_DIR}/*.txt)
+find_program(GROFF groff)
 list(LENGTH pages count)
 if(count LESS 5)
   message(FATAL_ERROR "expected a help page for skn and each of demo, inspect, bench, version; found ${count}")
@@ -34,9 +37,20 @@ foreach(src IN LISTS pages)
     message(FATAL_ERROR "no manual page ${MAN_DIR}/${page}.1 for ${src}")
   endif()
   file(READ ${MAN_DIR}/${page}.1 man)
-  string(FIND "${man}" ".SH NAME" at)
-  if(at LESS 0)
-    message(FATAL_ERROR "${page}.1 has no NAME section")
+  set(last -1)
+  foreach(section NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO")
+    string(FIND "${man}" ".SH ${section}\n" at)
+    if(at LESS 0 OR at LESS last)
+      message(FATAL_ERROR "${page}.1 has no ${section} section after the previous one")
+    endif()
+    set(last ${at})
+  endforeach()
+  # roff that groff warns about would show as garbage in man(1).
+  if(GROFF)
+    execute_process(COMMAND ${GROFF} -man -ww -z ${MAN_DIR}/${page}.1 RESULT_VARIABLE rc ERROR_VARIABLE warnings)
+    if(NOT rc EQUAL 0 OR NOT warnings STREQUAL "")
+      message(FATAL_ERROR "groff -man -ww on ${page}.1: ${warnings}")
+    endif()
   endif()
 endforeach()
 foreach(args "--version" "version")

@@ -15,24 +15,12 @@ import struct
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tooltest import Tool  # noqa: E402
+
 SKN, MAKE, WORK, SKN_H, SECTION = sys.argv[1:6]
-# SKN_EMULATOR: the command a cross build runs programs with (qemu).
-EMULATOR = os.environ.get("SKN_EMULATOR", "").split()
-failures = []
-
-
-def run(*args, expect=None, env=None):
-    p = subprocess.run([*EMULATOR, SKN, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=dict(os.environ, **(env or {})))
-    if expect is not None and p.returncode != expect:
-        failures.append(f"skn {' '.join(args)} exited {p.returncode}, expected {expect}: "
-                        f"{p.stderr.decode(errors='replace')}")
-    return p
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
+T = Tool(SKN)
+EMULATOR, failures, run, check = T.emulator, T.failures, T.run, T.check
 
 
 def text(p):
@@ -242,20 +230,25 @@ def test_quantize(good, bad):
     for f in outs:
         if os.path.exists(f):
             os.remove(f)
-    # q4_k is a plain format (llama-quantize's Q4_K means Q4_K_M; here it is
-    # the format): every converted weight in it, token_embd included.
+    # q4_k is llama-quantize's alias of the Q4_K_M preset (token_embd, tied
+    # to the output here, gets Q6_K); with --pure every converted weight is
+    # Q4_K, token_embd included.
     p = run("quantize", "--dry-run", src, outs[0], "q4_k", expect=0)
     out = text(p)
-    check("as q4_k (one format, Q4_K, general.file_type 15)" in out and not os.path.exists(outs[0]),
-          f"quantize --dry-run:\n{out}")
-    check(re.search(r"blk\.0\.attn_q\.weight +F32 +Q4_K +8192 +1152 +Q4_K$", out, re.M)
+    check("as q4_k (preset, base type Q4_K, general.file_type 15)" in out
+          and re.search(r"token_embd\.weight +F32 +Q6_K ", out), f"quantize --dry-run q4_k:\n{out}")
+    p = run("quantize", "--dry-run", "--pure", src, outs[0], "q4_k", expect=0)
+    out = text(p)
+    check("as q4_k (preset with --pure, base type Q4_K, general.file_type 15)" in out
+          and not os.path.exists(outs[0]), f"quantize --dry-run --pure:\n{out}")
+    check(re.search(r"blk\.0\.attn_q\.weight +F32 +Q4_K +8192 +1152 +--pure: Q4_K$", out, re.M)
           and re.search(r"blk\.0\.ffn_up\.weight +F16 +Q4_K +4096 +1152", out)
           and re.search(r"token_embd\.weight +F32 +Q4_K +16384 +2304", out)
           and re.search(r"blk\.0\.attn_norm\.weight +F32 +F32 +1024 +1024 +1-D: kept", out)
           and re.search(r"total tensor bytes +29696 +5632", out), f"quantize --dry-run plan:\n{out}")
 
-    run("quantize", "--threads", "1", src, outs[0], "q4_k", expect=0)
-    run("quantize", "--threads", "2", src, outs[1], "Q4_K", expect=0)
+    run("quantize", "--pure", "--threads", "1", src, outs[0], "q4_k", expect=0)
+    run("quantize", "--pure", "--threads", "2", src, outs[1], "Q4_K", expect=0)
     a, b = open(outs[0], "rb").read(), open(outs[1], "rb").read()
     check(a == b, "quantize: 1 and 2 threads give different bytes")
     check(run("verify", outs[0], expect=0).returncode == 0, "quantize output does not verify")
@@ -294,7 +287,7 @@ def test_quantize(good, bad):
     run("quantize", "--allow-requantize", good, refused, "q8_0", expect=0)
     check(run("verify", refused).returncode == 0, "requantized file does not verify")
     p = run("quantize", src, refused, "q4_k_x", expect=2)
-    check("Q4_K_M" in p.stderr.decode() and "presets:" in p.stderr.decode(), f"quantize q4_k_x: {p.stderr.decode()}")
+    check("Q4_K_M (15)" in p.stderr.decode() and "COPY" in p.stderr.decode(), f"quantize q4_k_x: {p.stderr.decode()}")
     check(run("quantize", src, refused).returncode == 2, "quantize without TYPE must exit 2")
     check(run("quantize", "--threads", "0", src, refused, "q4_0").returncode == 2, "--threads 0 must exit 2")
     check(not [f for f in os.listdir(WORK) if "skn-partial" in f], "quantize left a partial file")
@@ -627,7 +620,9 @@ def test_quantize_imatrix(good, bad):
         f.write(imatrix_legacy([("blk.0.attn_q.weight", 3, sums)]))
     legacy_out = os.path.join(WORK, "imx-legacy.gguf")
     run("quantize", "--imatrix", dat, src, legacy_out, "q4_k", expect=0)
-    check(open(legacy_out, "rb").read() == b, "--imatrix: the legacy form of the same imatrix gives other bytes")
+    legacy_bytes, tl = open(legacy_out, "rb").read(), tensors_of(legacy_out)
+    check(all(legacy_bytes[tl[n][0]:tl[n][0] + tl[n][1]] == b[tb[n][0]:tb[n][0] + tb[n][1]] for n in tb),
+          "--imatrix: the legacy form of the same imatrix gives other tensor bytes")
 
     # A 3-D expert weight: one matrix of weights per expert.
     moe = os.path.join(WORK, "moe.gguf")

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "help_text.h"
 #include "roofline.h"
@@ -88,8 +89,6 @@ static int cmp_double(const void* a, const void* b) {
     return x < y ? -1 : x > y;
 }
 
-static void usage(FILE* out) { fputs(skn_help_skn_bench, out); }
-
 static int defaults(struct config* c) {
     static const char* fmts[] = {"q4_0", "q8_0", "q4_k", "q6_k", "iq4_nl", "mxfp4", "tq2_0", "bf16"};
     c->nformats = 0;
@@ -144,15 +143,11 @@ static int parse_args(int argc, char** argv, struct config* c) {
             all_isas(c);
             continue;
         }
-        if (strcmp(opt, "--help") == 0 || strcmp(opt, "-h") == 0) {
-            usage(stdout);
+        if (skn_cli_is_help(opt)) {
+            skn_cli_help(skn_help_skn_bench);
             exit(0);
         }
-        if (val == NULL) {
-            fprintf(stderr, "skn bench: %s needs a value\n\n", opt);
-            usage(stderr);
-            return 2;
-        }
+        if (val == NULL) return skn_cli_usage_error("bench", skn_help_skn_bench, "%s needs a value", opt);
         ++a;
         const int n = parse_list(val, items, MAX_ITEMS);
         if (strcmp(opt, "--formats") == 0) {
@@ -229,9 +224,7 @@ static int parse_args(int argc, char** argv, struct config* c) {
         } else if (strcmp(opt, "--order-table") == 0) {
             c->order_table_path = val;
         } else {
-            fprintf(stderr, "skn bench: unknown option %s\n\n", opt);
-            usage(stderr);
-            return 2;
+            return skn_cli_usage_error("bench", skn_help_skn_bench, "unknown option \"%s\"", opt);
         }
     }
     if (c->moe_experts > 4096 || (c->moe_experts && c->order_table_path != NULL)) {

@@ -11,8 +11,8 @@ int skn_cmd_verify(int argc, char** argv);
 int skn_cmd_dump(int argc, char** argv);
 int skn_cmd_doctor(int argc, char** argv);
 int skn_cmd_quantize(int argc, char** argv);
-
-/* "--help" or "-h". */
-int skn_is_help_flag(const char* arg);
+int skn_cmd_edit(int argc, char** argv);
+int skn_cmd_split(int argc, char** argv);
+int skn_cmd_merge(int argc, char** argv);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "help_text.h"
 #include "skn/skn.h"
@@ -53,14 +54,8 @@ static double rms_of(const float* w) {
 }
 
 int skn_cmd_demo(int argc, char** argv) {
-    if (argc == 2 && skn_is_help_flag(argv[1])) {
-        fputs(skn_help_skn_demo, stdout);
-        return 0;
-    }
-    if (argc > 1) {
-        fputs(skn_help_skn_demo, stderr);
-        return 2;
-    }
+    if (argc == 2 && skn_cli_is_help(argv[1])) return skn_cli_help(skn_help_skn_demo);
+    if (argc > 1) return skn_cli_usage_error("demo", skn_help_skn_demo, "unexpected argument \"%s\"", argv[1]);
     static float sample[kRows * kCols];
     static float ternary[kRows * kCols];
     static float decoded[kRows * kCols];

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "help_text.h"
 #include "skn/skn.h"
@@ -130,16 +131,10 @@ done:
 int skn_cmd_doctor(int argc, char** argv) {
     int json = 0;
     for (int i = 1; i < argc; ++i) {
-        if (skn_is_help_flag(argv[i])) {
-            fputs(skn_help_skn_doctor, stdout);
-            return 0;
-        } else if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
-        } else {
-            fprintf(stderr, "skn doctor: unexpected argument \"%s\"\n\n", argv[i]);
-            fputs(skn_help_skn_doctor, stderr);
-            return 2;
-        }
+        if (skn_cli_is_help(argv[i])) return skn_cli_help(skn_help_skn_doctor);
+        if (strcmp(argv[i], "--json") != 0)
+            return skn_cli_usage_error("doctor", skn_help_skn_doctor, "unexpected argument \"%s\"", argv[i]);
+        json = 1;
     }
     skn_context* ctx = NULL;
     skn_status st = skn_context_create(&ctx);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "help_text.h"
 #include "skn/skn.h"
@@ -20,11 +21,9 @@ enum { kChunkElements = 1 << 22, kMaxBins = 1000 };
 typedef enum { OUT_TEXT, OUT_CSV, OUT_RAW } output_kind;
 
 static int usage_error(const char* fmt, const char* arg) {
-    fputs("skn dump: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\n\n", stderr);
-    fputs(skn_help_skn_dump, stderr);
-    return 2;
+    char message[512];
+    snprintf(message, sizeof message, fmt, arg);
+    return skn_cli_usage_error("dump", skn_help_skn_dump, "%s", message);
 }
 
 /* "A:B" (B exclusive), "A:" (to the end), ":B", "A" (one index). Negative
@@ -260,7 +259,7 @@ int skn_cmd_dump(int argc, char** argv) {
     output_kind kind = OUT_TEXT;
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
-        if (skn_is_help_flag(a)) {
+        if (skn_cli_is_help(a)) {
             fputs(skn_help_skn_dump, stdout);
             return 0;
         } else if (strcmp(a, "--rows") == 0 || strcmp(a, "--cols") == 0) {

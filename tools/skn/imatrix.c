@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "help_text.h"
 #include "skn/skn.h"
@@ -80,28 +81,19 @@ int skn_cmd_imatrix(int argc, char** argv) {
     int json = 0;
     const char* file = NULL;
     for (int i = 1; i < argc; ++i) {
-        if (skn_is_help_flag(argv[i])) {
-            fputs(skn_help_skn_imatrix, stdout);
-            return 0;
+        if (skn_cli_is_help(argv[i])) {
+            return skn_cli_help(skn_help_skn_imatrix);
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != 0) {
-            fprintf(stderr, "skn imatrix: unknown option \"%s\"\n\n", argv[i]);
-            fputs(skn_help_skn_imatrix, stderr);
-            return 2;
+            return skn_cli_usage_error("imatrix", skn_help_skn_imatrix, "unknown option \"%s\"", argv[i]);
         } else if (file == NULL) {
             file = argv[i];
         } else {
-            fputs("skn imatrix: give one FILE\n\n", stderr);
-            fputs(skn_help_skn_imatrix, stderr);
-            return 2;
+            return skn_cli_usage_error("imatrix", skn_help_skn_imatrix, "give one FILE");
         }
     }
-    if (file == NULL) {
-        fputs("skn imatrix: give an imatrix FILE\n\n", stderr);
-        fputs(skn_help_skn_imatrix, stderr);
-        return 2;
-    }
+    if (file == NULL) return skn_cli_usage_error("imatrix", skn_help_skn_imatrix, "give an imatrix FILE");
     skn_imatrix* m = NULL;
     const skn_status st = skn_imatrix_open(file, &m);
     if (st != SKN_OK) {

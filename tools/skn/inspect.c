@@ -2,6 +2,7 @@
 /* skn inspect [FILE]: print a GGUF file's metadata and tensor table, using
  * the public C API only. Without FILE it inspects an embedded sample that it
  * builds in memory with the GGUF writer. */
+#define _DEFAULT_SOURCE /* open_memstream */
 #include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "help_text.h"
 #include "skn/skn.h"
@@ -33,30 +35,30 @@ static size_t utf8_sequence(const unsigned char* s, size_t n) {
 /* Print `len` bytes as a quoted string, eliding the middle of long strings.
  * Printable ASCII as is; valid UTF-8 as is when the terminal takes it; every
  * other byte (controls, invalid sequences) as \xNN. */
-static void print_quoted(const char* s, size_t len) {
-    putchar('"');
+static void print_quoted(FILE* out, const char* s, size_t len) {
+    putc('"', out);
     const size_t shown = len > kPreviewChars ? kPreviewChars : len;
     const unsigned char* u = (const unsigned char*)s;
     for (size_t i = 0; i < shown; ++i) {
         const unsigned char c = u[i];
         size_t seq;
         if (c == '"' || c == '\\') {
-            printf("\\%c", c);
+            fprintf(out, "\\%c", c);
         } else if (c >= 0x20 && c < 0x7f) {
-            putchar(c);
+            putc(c, out);
         } else if (g_utf8 && (seq = utf8_sequence(u + i, shown - i)) > 0) {
-            fwrite(u + i, 1, seq, stdout);
+            fwrite(u + i, 1, seq, out);
             i += seq - 1;
         } else {
-            printf("\\x%02x", c);
+            fprintf(out, "\\x%02x", c);
         }
     }
-    putchar('"');
-    if (shown < len) printf("... (%zu bytes)", len);
+    putc('"', out);
+    if (shown < len) fprintf(out, "... (%zu bytes)", len);
 }
 
 /* One element of a numeric array, read with memcpy (the data may be unaligned). */
-static void print_number(skn_gguf_type type, const unsigned char* p) {
+static void print_number(FILE* out, skn_gguf_type type, const unsigned char* p) {
     union {
         uint8_t u8;
         int8_t i8;
@@ -70,18 +72,18 @@ static void print_number(skn_gguf_type type, const unsigned char* p) {
         double f64;
     } v;
     switch (type) {
-        case SKN_GGUF_TYPE_U8: memcpy(&v.u8, p, 1); printf("%u", (unsigned)v.u8); break;
-        case SKN_GGUF_TYPE_I8: memcpy(&v.i8, p, 1); printf("%d", (int)v.i8); break;
-        case SKN_GGUF_TYPE_BOOL: memcpy(&v.u8, p, 1); printf("%s", v.u8 ? "true" : "false"); break;
-        case SKN_GGUF_TYPE_U16: memcpy(&v.u16, p, 2); printf("%u", (unsigned)v.u16); break;
-        case SKN_GGUF_TYPE_I16: memcpy(&v.i16, p, 2); printf("%d", (int)v.i16); break;
-        case SKN_GGUF_TYPE_U32: memcpy(&v.u32, p, 4); printf("%" PRIu32, v.u32); break;
-        case SKN_GGUF_TYPE_I32: memcpy(&v.i32, p, 4); printf("%" PRId32, v.i32); break;
-        case SKN_GGUF_TYPE_U64: memcpy(&v.u64, p, 8); printf("%" PRIu64, v.u64); break;
-        case SKN_GGUF_TYPE_I64: memcpy(&v.i64, p, 8); printf("%" PRId64, v.i64); break;
-        case SKN_GGUF_TYPE_F32: memcpy(&v.f32, p, 4); printf("%.9g", (double)v.f32); break;
-        case SKN_GGUF_TYPE_F64: memcpy(&v.f64, p, 8); printf("%.17g", v.f64); break;
-        default: printf("?"); break;
+        case SKN_GGUF_TYPE_U8: memcpy(&v.u8, p, 1); fprintf(out, "%u", (unsigned)v.u8); break;
+        case SKN_GGUF_TYPE_I8: memcpy(&v.i8, p, 1); fprintf(out, "%d", (int)v.i8); break;
+        case SKN_GGUF_TYPE_BOOL: memcpy(&v.u8, p, 1); fprintf(out, "%s", v.u8 ? "true" : "false"); break;
+        case SKN_GGUF_TYPE_U16: memcpy(&v.u16, p, 2); fprintf(out, "%u", (unsigned)v.u16); break;
+        case SKN_GGUF_TYPE_I16: memcpy(&v.i16, p, 2); fprintf(out, "%d", (int)v.i16); break;
+        case SKN_GGUF_TYPE_U32: memcpy(&v.u32, p, 4); fprintf(out, "%" PRIu32, v.u32); break;
+        case SKN_GGUF_TYPE_I32: memcpy(&v.i32, p, 4); fprintf(out, "%" PRId32, v.i32); break;
+        case SKN_GGUF_TYPE_U64: memcpy(&v.u64, p, 8); fprintf(out, "%" PRIu64, v.u64); break;
+        case SKN_GGUF_TYPE_I64: memcpy(&v.i64, p, 8); fprintf(out, "%" PRId64, v.i64); break;
+        case SKN_GGUF_TYPE_F32: memcpy(&v.f32, p, 4); fprintf(out, "%.9g", (double)v.f32); break;
+        case SKN_GGUF_TYPE_F64: memcpy(&v.f64, p, 8); fprintf(out, "%.17g", v.f64); break;
+        default: fprintf(out, "?"); break;
     }
 }
 
@@ -95,11 +97,11 @@ static size_t number_size(skn_gguf_type type) {
 }
 
 /* "string[151936] ["<unk>", "<s>", ...]": element type, length, the first few elements. */
-static int print_array(const skn_gguf* g, uint64_t array, int depth) {
+static int print_array(FILE* out, const skn_gguf* g, uint64_t array, int depth) {
     skn_gguf_type type;
     uint64_t count = 0;
     if (skn_gguf_array_info(g, array, &type, &count) != SKN_OK) return -1;
-    printf("%s[%" PRIu64 "] [", skn_gguf_type_name(type), count);
+    fprintf(out, "%s[%" PRIu64 "] [", skn_gguf_type_name(type), count);
     const uint64_t shown = count < kPreviewElements ? count : kPreviewElements;
     const void* data = NULL;
     uint64_t n = 0;
@@ -107,35 +109,35 @@ static int print_array(const skn_gguf* g, uint64_t array, int depth) {
         skn_gguf_array_data(g, array, &data, &n) != SKN_OK)
         return -1;
     for (uint64_t i = 0; i < shown; ++i) {
-        if (i > 0) printf(", ");
+        if (i > 0) fprintf(out, ", ");
         if (type == SKN_GGUF_TYPE_STRING) {
             const char* s = NULL;
             size_t len = 0;
             if (skn_gguf_array_string(g, array, i, &s, &len) != SKN_OK) return -1;
-            print_quoted(s, len);
+            print_quoted(out, s, len);
         } else if (type == SKN_GGUF_TYPE_ARRAY) {
             uint64_t inner = 0;
             if (skn_gguf_array_nested(g, array, i, &inner) != SKN_OK) return -1;
             if (depth >= 2) {
-                printf("[...]");
-            } else if (print_array(g, inner, depth + 1) != 0) {
+                fprintf(out, "[...]");
+            } else if (print_array(out, g, inner, depth + 1) != 0) {
                 return -1;
             }
         } else {
-            print_number(type, (const unsigned char*)data + i * number_size(type));
+            print_number(out, type, (const unsigned char*)data + i * number_size(type));
         }
     }
-    printf("%s]", shown < count ? ", ..." : "");
+    fprintf(out, "%s]", shown < count ? ", ..." : "");
     return 0;
 }
 
-static int print_value(const skn_gguf* g, int64_t key, skn_gguf_type type) {
-    if (type == SKN_GGUF_TYPE_ARRAY) return print_array(g, (uint64_t)key, 0);
+static int print_value(FILE* out, const skn_gguf* g, int64_t key, skn_gguf_type type) {
+    if (type == SKN_GGUF_TYPE_ARRAY) return print_array(out, g, (uint64_t)key, 0);
     if (type == SKN_GGUF_TYPE_STRING) {
         const char* s = NULL;
         size_t len = 0;
         if (skn_gguf_get_string(g, key, &s, &len) != SKN_OK) return -1;
-        print_quoted(s, len);
+        print_quoted(out, s, len);
         return 0;
     }
     unsigned char raw[8];
@@ -155,7 +157,7 @@ static int print_value(const skn_gguf* g, int64_t key, skn_gguf_type type) {
         default: return -1;
     }
     if (st != SKN_OK) return -1;
-    print_number(type, raw);
+    print_number(out, type, raw);
     return 0;
 }
 
@@ -166,7 +168,17 @@ static void shape_text(char* out, size_t cap, int rank, const int64_t* dims) {
     if (at < cap) snprintf(out + at, cap - at, "]");
 }
 
-static int inspect(const skn_gguf* g, const char* label) {
+/* Tensor i's facts and its element count (for bits per weight). */
+static int tensor_facts(const skn_gguf* g, int64_t i, skn_gguf_tensor_props* t, double* elements) {
+    memset(t, 0, sizeof *t);
+    t->struct_size = sizeof *t;
+    if (skn_gguf_tensor_info(g, i, t) != SKN_OK) return -1;
+    *elements = 1.0;
+    for (int d = 0; d < t->rank; ++d) *elements *= (double)t->ne[d];
+    return 0;
+}
+
+static int inspect(const skn_gguf* g, const char* label, int no_tensors) {
     const int64_t nkv = skn_gguf_kv_count(g);
     const int64_t nt = skn_gguf_tensor_count(g);
     printf("%s: GGUF v%u, %" PRIu64 " bytes, alignment %u, data at byte %" PRIu64 "\n", label, skn_gguf_version(g),
@@ -177,26 +189,24 @@ static int inspect(const skn_gguf* g, const char* label) {
         skn_gguf_type type;
         if (skn_gguf_kv_key(g, k, &key, NULL) != SKN_OK || skn_gguf_kv_type(g, k, &type) != SKN_OK) return -1;
         printf("  %-40s %-6s = ", key, skn_gguf_type_name(type));
-        if (print_value(g, k, type) != 0) return -1;
+        if (print_value(stdout, g, k, type) != 0) return -1;
         putchar('\n');
     }
-    printf("\ntensors (%" PRId64 ", %" PRId64 " of types skn does not implement):\n", nt,
-           skn_gguf_unsupported_count(g));
+    printf("\ntensors (%" PRId64 ", %" PRId64 " of types skn does not implement)%s\n", nt,
+           skn_gguf_unsupported_count(g), no_tensors ? "" : ":");
+    if (no_tensors) return 0;
     printf("  %-28s %-10s %-22s %-22s %12s %7s\n", "name", "format", "shape AS_STORED", "shape OUT_IN", "bytes",
            "bits/w");
     uint64_t total = 0;
     int long_names = 0, i2s_unknown = 0;
     for (int64_t i = 0; i < nt; ++i) {
         skn_gguf_tensor_props t;
-        memset(&t, 0, sizeof t);
-        t.struct_size = sizeof t;
-        if (skn_gguf_tensor_info(g, i, &t) != SKN_OK) return -1;
+        double elements;
+        if (tensor_facts(g, i, &t, &elements) != 0) return -1;
         /* The file was opened OUT_IN, so `shape` is OUT_IN and `ne` the stored order. */
         char stored[64], out_in[64], bits[16];
         shape_text(stored, sizeof stored, t.rank, t.ne);
         shape_text(out_in, sizeof out_in, t.rank, t.shape);
-        double elements = 1.0;
-        for (int d = 0; d < t.rank; ++d) elements *= (double)t.ne[d];
         if (t.size > 0)
             snprintf(bits, sizeof bits, "%.3f", (double)t.size * 8.0 / elements);
         else
@@ -235,7 +245,7 @@ static void json_number(skn_gguf_type type, const unsigned char* p) {
     switch (type) {
         case SKN_GGUF_TYPE_F32: memcpy(&f32, p, 4); skn_json_float(stdout, (double)f32, 9); break;
         case SKN_GGUF_TYPE_F64: memcpy(&f64, p, 8); skn_json_float(stdout, f64, 17); break;
-        default: print_number(type, p); break; /* integers and bools print as JSON already */
+        default: print_number(stdout, type, p); break; /* integers and bools print as JSON already */
     }
 }
 
@@ -295,7 +305,7 @@ static int json_value(const skn_gguf* g, int64_t key, skn_gguf_type type) {
         skn_json_float(stdout, v, 17);
         return 0;
     }
-    return print_value(g, key, type);
+    return print_value(stdout, g, key, type);
 }
 
 static void json_dims(int rank, const int64_t* dims) {
@@ -304,7 +314,7 @@ static void json_dims(int rank, const int64_t* dims) {
     putchar(']');
 }
 
-static int inspect_json(const skn_gguf* g, const char* label) {
+static int inspect_json(const skn_gguf* g, const char* label, int no_tensors) {
     const int64_t nkv = skn_gguf_kv_count(g);
     const int64_t nt = skn_gguf_tensor_count(g);
     printf("{\"file\": ");
@@ -323,15 +333,17 @@ static int inspect_json(const skn_gguf* g, const char* label) {
         if (json_value(g, k, type) != 0) return -1;
         putchar('}');
     }
+    if (no_tensors) {
+        printf("%s],\n \"tensor_count\": %" PRId64 ", \"unsupported_count\": %" PRId64 "}\n", nkv ? "\n " : "", nt,
+               skn_gguf_unsupported_count(g));
+        return 0;
+    }
     printf("%s],\n \"tensors\": [", nkv ? "\n " : "");
     uint64_t total = 0;
     for (int64_t i = 0; i < nt; ++i) {
         skn_gguf_tensor_props t;
-        memset(&t, 0, sizeof t);
-        t.struct_size = sizeof t;
-        if (skn_gguf_tensor_info(g, i, &t) != SKN_OK) return -1;
-        double elements = 1.0;
-        for (int d = 0; d < t.rank; ++d) elements *= (double)t.ne[d];
+        double elements;
+        if (tensor_facts(g, i, &t, &elements) != 0) return -1;
         printf("%s\n  {\"name\": ", i ? "," : "");
         skn_json_string(stdout, t.name, t.name_len);
         printf(", \"type\": \"%s\", \"type_id\": %" PRId32 ", \"supported\": %s, \"shape_as_stored\": ", t.type_name,
@@ -349,6 +361,83 @@ static int inspect_json(const skn_gguf* g, const char* label) {
     }
     printf("%s],\n \"total_bytes\": %" PRIu64 ", \"unsupported_count\": %" PRId64 "}\n", nt ? "\n " : "", total,
            skn_gguf_unsupported_count(g));
+    return 0;
+}
+
+/* ---- --markdown: the same content as GitHub-flavoured Markdown tables */
+
+/* Write `text` for a table cell: '|' escaped, line breaks as spaces (the
+ * values are already quoted and escaped as the text table shows them). */
+static void md_cell(const char* text, size_t len) {
+    for (size_t i = 0; i < len; ++i) {
+        if (text[i] == '|') fputs("\\|", stdout);
+        else if (text[i] == '\n' || text[i] == '\r') putchar(' ');
+        else putchar(text[i]);
+    }
+}
+
+static int md_value(const skn_gguf* g, int64_t key, skn_gguf_type type) {
+    char* buf = NULL;
+    size_t len = 0;
+    FILE* mem = open_memstream(&buf, &len);
+    if (mem == NULL) return -1;
+    const int rc = print_value(mem, g, key, type);
+    fclose(mem);
+    if (rc == 0) {
+        fputs("`", stdout);
+        for (size_t i = 0; i < len; ++i) /* inside a code span a backtick would end it */
+            if (buf[i] == '`') buf[i] = '\'';
+        md_cell(buf, len);
+        fputs("`", stdout);
+    }
+    free(buf);
+    return rc;
+}
+
+static int inspect_markdown(const skn_gguf* g, const char* label, int no_tensors) {
+    const int64_t nkv = skn_gguf_kv_count(g);
+    const int64_t nt = skn_gguf_tensor_count(g);
+    printf("# ");
+    md_cell(label, strlen(label));
+    printf("\n\nGGUF v%u, %" PRIu64 " bytes, alignment %u, data section at byte %" PRIu64 ".\n\n", skn_gguf_version(g),
+           skn_gguf_file_size(g), skn_gguf_alignment(g), skn_gguf_data_offset(g));
+    printf("## Metadata (%" PRId64 " keys)\n\n| # | key | type | value |\n|---:|---|---|---|\n", nkv);
+    for (int64_t k = 0; k < nkv; ++k) {
+        const char* key = NULL;
+        size_t key_len = 0;
+        skn_gguf_type type;
+        if (skn_gguf_kv_key(g, k, &key, &key_len) != SKN_OK || skn_gguf_kv_type(g, k, &type) != SKN_OK) return -1;
+        printf("| %" PRId64 " | ", k + 1);
+        md_cell(key, key_len);
+        printf(" | %s | ", skn_gguf_type_name(type));
+        if (md_value(g, k, type) != 0) return -1;
+        printf(" |\n");
+    }
+    printf("\n## Tensors (%" PRId64 ", %" PRId64 " of types skn does not implement)\n", nt,
+           skn_gguf_unsupported_count(g));
+    if (no_tensors) return 0;
+    printf("\n| # | name | type | shape (ne, as stored) | shape [out, in] | offset | bytes | bits/weight |\n"
+           "|---:|---|---|---|---|---:|---:|---:|\n");
+    uint64_t total = 0;
+    for (int64_t i = 0; i < nt; ++i) {
+        skn_gguf_tensor_props t;
+        double elements;
+        if (tensor_facts(g, i, &t, &elements) != 0) return -1;
+        char stored[64], out_in[64];
+        shape_text(stored, sizeof stored, t.rank, t.ne);
+        shape_text(out_in, sizeof out_in, t.rank, t.shape);
+        printf("| %" PRId64 " | ", i + 1);
+        md_cell(t.name, t.name_len);
+        if (t.supported)
+            printf(" | %s", t.type_name);
+        else
+            printf(" | %s (type %d, not decodable)", t.type_name, (int)t.type_id);
+        printf(" | %s | %s | %" PRIu64 " | %" PRIu64 " | ", stored, out_in, t.offset, t.size);
+        if (t.size > 0) printf("%.3f |\n", (double)t.size * 8.0 / elements);
+        else printf("? |\n");
+        total += t.size;
+    }
+    printf("\nTotal tensor bytes: %" PRIu64 ".\n", total);
     return 0;
 }
 
@@ -418,33 +507,31 @@ done:
 }
 
 int skn_cmd_inspect(int argc, char** argv) {
-    int json = 0;
+    int json = 0, markdown = 0, no_tensors = 0;
     const char* file = NULL;
     for (int i = 1; i < argc; ++i) {
-        if (skn_is_help_flag(argv[i])) {
-            fputs(skn_help_skn_inspect, stdout);
-            return 0;
+        if (skn_cli_is_help(argv[i])) {
+            return skn_cli_help(skn_help_skn_inspect);
         } else if (strcmp(argv[i], "--i2s-layout") == 0) {
-            if (i + 1 >= argc || !skn_tool_set_i2s_layout(argv[++i])) {
-                fputs("skn inspect: --i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the file's I2_S "
-                      "tensors)\n\n", stderr);
-                fputs(skn_help_skn_inspect, stderr);
-                return 2;
-            }
+            if (i + 1 >= argc || !skn_tool_set_i2s_layout(argv[++i]))
+                return skn_cli_usage_error("inspect", skn_help_skn_inspect,
+                                           "--i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the "
+                                           "file's I2_S tensors)");
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
+        } else if (strcmp(argv[i], "--markdown") == 0) {
+            markdown = 1;
+        } else if (strcmp(argv[i], "--no-tensors") == 0) {
+            no_tensors = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != 0) {
-            fprintf(stderr, "skn inspect: unknown option \"%s\"\n\n", argv[i]);
-            fputs(skn_help_skn_inspect, stderr);
-            return 2;
+            return skn_cli_usage_error("inspect", skn_help_skn_inspect, "unknown option \"%s\"", argv[i]);
         } else if (file == NULL) {
             file = argv[i];
         } else {
-            fputs("skn inspect: give at most one FILE\n\n", stderr);
-            fputs(skn_help_skn_inspect, stderr);
-            return 2;
+            return skn_cli_usage_error("inspect", skn_help_skn_inspect, "give at most one FILE");
         }
     }
+    if (json && markdown) return skn_cli_usage_error("inspect", skn_help_skn_inspect, "give --json or --markdown, not both");
     setlocale(LC_CTYPE, "");
     g_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     skn_gguf_options opts;
@@ -468,7 +555,9 @@ int skn_cmd_inspect(int argc, char** argv) {
         free(sample);
         return 1;
     }
-    const int rc = json ? inspect_json(g, label) : inspect(g, label);
+    const int rc = json       ? inspect_json(g, label, no_tensors)
+                   : markdown ? inspect_markdown(g, label, no_tensors)
+                              : inspect(g, label, no_tensors);
     if (rc != 0) fprintf(stderr, "skn inspect: %s\n", skn_last_error());
     skn_gguf_close(g);
     free(sample);

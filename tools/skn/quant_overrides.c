@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "quant_overrides.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,8 @@ int skn_override_parse(const char* arg, skn_override* out, char* err, size_t err
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    memcpy(out->pattern, arg, (size_t)(eq - arg));
+    /* llama-quantize lower-cases the pattern (tensor names are lower case). */
+    for (size_t i = 0; i < (size_t)(eq - arg); ++i) out->pattern[i] = (char)tolower((unsigned char)arg[i]);
     out->pattern[eq - arg] = 0;
     const int rc = regcomp(&out->re, out->pattern, REG_EXTENDED | REG_NOSUB);
     if (rc != 0) {

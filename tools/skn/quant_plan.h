@@ -6,12 +6,20 @@
 
 #include <stdint.h>
 
+#include "meta_list.h"
 #include "quant_overrides.h"
 #include "quant_rules.h"
 #include "skn/skn.h"
 
-/* llama.cpp's general.quantization_version (GGML_QNT_VERSION). */
-enum { kQuantizationVersion = 2, kMaxOverrides = 64 };
+/* llama.cpp's general.quantization_version (GGML_QNT_VERSION); at most this
+ * many --override-kv options (llama-quantize has no limit; 64 is plenty). */
+enum { kQuantizationVersion = 2, kMaxKvOverrides = 64 };
+
+/* --override-kv KEY=TYPE:VALUE. */
+typedef struct {
+    char key[128]; /* llama.cpp's limit: 127 bytes */
+    skn_meta_value value;
+} skn_kv_override;
 
 typedef struct {
     skn_gguf_tensor_props in;
@@ -27,16 +35,28 @@ typedef struct {
 
 typedef struct {
     const char* in_path;
-    const char* out_path;
+    const char* out_path;     /* NULL in a dry run without OUT */
     const char* type_arg;
+    const char* type_label;   /* llama-quantize's spelling of TYPE (the default OUT's name) */
     const skn_preset* preset; /* NULL: one format for every weight */
     skn_format base;          /* the preset's base format, or the one format */
     const char* base_name;
-    int pure, dry_run, allow_requantize, json, threads;
+    int copy_only;            /* TYPE COPY: every tensor as stored */
+    int pure, dry_run, allow_requantize, json, threads, force_overwrite, leave_output;
+    int has_output_type, has_token_type; /* --output-tensor-type, --token-embedding-type */
+    skn_format output_type, token_type;
     const char* imatrix_path; /* --imatrix FILE, or NULL */
-    skn_override overrides[kMaxOverrides];
-    int n_overrides;
+    skn_override* overrides;  /* --tensor-type and --tensor-type-file, in order */
+    int n_overrides, cap_overrides;
+    char** owned_texts;       /* the --tensor-type-file items the overrides point into */
+    int n_owned_texts;
+    skn_kv_override kv[kMaxKvOverrides];
+    int n_kv;
+    char default_out[4096];   /* OUT when only IN and TYPE are given */
 } skn_quant_options;
+
+/* Release what parsing allocated. */
+void skn_quant_options_free(skn_quant_options* o);
 
 /* The name of a format ("?" for an unknown one). */
 const char* skn_quant_format_name(skn_format f);

@@ -17,7 +17,8 @@ void skn_quant_print_plan(const skn_quant_options* o, const skn_model_facts* m, 
                        int64_t nt, int has_file_type, uint32_t file_type, uint64_t in_total, uint64_t out_total,
                        uint64_t out_size) {
     printf("%s -> %s as %s", o->in_path, o->out_path ? o->out_path : "(dry run)", o->type_arg);
-    if (o->preset != NULL) printf(" (preset%s, base type %s", o->pure ? " with --pure" : "", o->base_name);
+    if (o->copy_only) printf(" (every tensor as stored");
+    else if (o->preset != NULL) printf(" (preset%s, base type %s", o->pure ? " with --pure" : "", o->base_name);
     else printf(" (one format, %s", o->base_name);
     if (has_file_type)
         printf(", general.file_type %u)\n", file_type);

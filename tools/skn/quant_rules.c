@@ -16,7 +16,7 @@
 enum {
     PQ4_0, PQ4_1, PQ5_0, PQ5_1, PQ8_0, PQ2_K, PQ2_K_S, PQ3_K_S, PQ3_K_M, PQ3_K_L, PQ4_K_S, PQ4_K_M, PQ5_K_S,
     PQ5_K_M, PQ6_K, PIQ4_NL, PIQ4_XS, PIQ2_XXS, PIQ2_XS, PIQ2_S, PIQ2_M, PIQ3_XXS, PIQ3_XS, PIQ3_S, PIQ3_M,
-    PIQ1_S, PIQ1_M, PTQ1_0, PTQ2_0, PMXFP4_MOE, kPresets
+    PIQ1_S, PIQ1_M, PTQ1_0, PTQ2_0, PMXFP4_MOE, PQ1_0, PQ2_0, kPresets
 };
 
 /* llama-quantize's names, llama_ftype values and default tensor types. */
@@ -36,7 +36,62 @@ static const skn_preset k_presets[kPresets] = {
     {"IQ3_M", 27, "IQ3_S", PIQ3_M},      {"IQ1_S", 24, "IQ1_S", PIQ1_S},
     {"IQ1_M", 31, "IQ1_M", PIQ1_M},      {"TQ1_0", 36, "TQ1_0", PTQ1_0},
     {"TQ2_0", 37, "TQ2_0", PTQ2_0},      {"MXFP4_MOE", 38, "MXFP4", PMXFP4_MOE},
+    {"Q1_0", 40, "Q1_0", PQ1_0},         {"Q2_0", 41, "Q2_0", PQ2_0},
 };
+
+/* llama-quantize's TYPE names in its own order (tools/quantize/quantize.cpp,
+ * QUANT_OPTIONS) with their llama_ftype numbers: a number names the first
+ * entry with it, a name matches case-insensitively. Q3_K, Q4_K and Q5_K are
+ * its aliases of the _M presets; F16, BF16 and F32 convert every weight to
+ * that dense type; COPY copies every tensor (no number of its own). */
+static const struct {
+    const char* name;
+    int ftype;
+    const char* means; /* the preset or format it selects */
+} k_llama_types[] = {
+    {"Q1_0", 40, "Q1_0"},       {"Q2_0", 41, "Q2_0"},       {"Q4_0", 2, "Q4_0"},      {"Q4_1", 3, "Q4_1"},
+    {"MXFP4_MOE", 38, "MXFP4_MOE"}, {"Q5_0", 8, "Q5_0"},    {"Q5_1", 9, "Q5_1"},      {"IQ2_XXS", 19, "IQ2_XXS"},
+    {"IQ2_XS", 20, "IQ2_XS"},   {"IQ2_S", 28, "IQ2_S"},     {"IQ2_M", 29, "IQ2_M"},   {"IQ1_S", 24, "IQ1_S"},
+    {"IQ1_M", 31, "IQ1_M"},     {"TQ1_0", 36, "TQ1_0"},     {"TQ2_0", 37, "TQ2_0"},   {"Q2_K", 10, "Q2_K"},
+    {"Q2_K_S", 21, "Q2_K_S"},   {"IQ3_XXS", 23, "IQ3_XXS"}, {"IQ3_S", 26, "IQ3_S"},   {"IQ3_M", 27, "IQ3_M"},
+    {"Q3_K", 12, "Q3_K_M"},     {"IQ3_XS", 22, "IQ3_XS"},   {"Q3_K_S", 11, "Q3_K_S"}, {"Q3_K_M", 12, "Q3_K_M"},
+    {"Q3_K_L", 13, "Q3_K_L"},   {"IQ4_NL", 25, "IQ4_NL"},   {"IQ4_XS", 30, "IQ4_XS"}, {"Q4_K", 15, "Q4_K_M"},
+    {"Q4_K_S", 14, "Q4_K_S"},   {"Q4_K_M", 15, "Q4_K_M"},   {"Q5_K", 17, "Q5_K_M"},   {"Q5_K_S", 16, "Q5_K_S"},
+    {"Q5_K_M", 17, "Q5_K_M"},   {"Q6_K", 18, "Q6_K"},       {"Q8_0", 7, "Q8_0"},      {"F16", 1, "F16"},
+    {"BF16", 32, "BF16"},       {"F32", 0, "F32"},          {"COPY", -1, "COPY"},
+};
+
+const char* skn_llama_type_resolve(const char* arg, const char** canonical) {
+    for (size_t i = 0; i < sizeof k_llama_types / sizeof k_llama_types[0]; ++i)
+        if (strcasecmp(k_llama_types[i].name, arg) == 0) {
+            *canonical = k_llama_types[i].name;
+            return k_llama_types[i].means;
+        }
+    /* A whole decimal number: the first entry with that llama_ftype. */
+    char* end = NULL;
+    const long n = arg[0] >= '0' && arg[0] <= '9' ? strtol(arg, &end, 10) : -1;
+    if (end != NULL && *end == 0)
+        for (size_t i = 0; i < sizeof k_llama_types / sizeof k_llama_types[0]; ++i)
+            if (k_llama_types[i].ftype == n) {
+                *canonical = k_llama_types[i].name;
+                return k_llama_types[i].means;
+            }
+    *canonical = NULL;
+    return NULL;
+}
+
+void skn_llama_type_list(char* out, size_t cap) {
+    size_t at = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof k_llama_types / sizeof k_llama_types[0] && at < cap; ++i) {
+        const int n = k_llama_types[i].ftype >= 0
+                          ? snprintf(out + at, cap - at, "%s%s (%d)", i ? ", " : "", k_llama_types[i].name,
+                                     k_llama_types[i].ftype)
+                          : snprintf(out + at, cap - at, "%s%s", i ? ", " : "", k_llama_types[i].name);
+        if (n < 0) break;
+        at += (size_t)n;
+    }
+}
 
 #define B(p) (UINT64_C(1) << P##p)
 #define ALL (~UINT64_C(0))
@@ -70,6 +125,10 @@ static category category_of(const char* name) {
     if (strstr(name, "ffn_down")) return C_DOWN;
     return C_OTHER;
 }
+
+int skn_rules_is_token_embd(const char* name) { return category_of(name) == C_TOKEN; }
+
+int skn_rules_is_output(const char* name) { return category_of(name) == C_OUTPUT; }
 
 /* ---- which tensors are quantized at all */
 
@@ -164,7 +223,7 @@ static const rule k_rules[] = {
     /* token_embd (untied) */
     {S_TOKEN, C_OTHER, 0, B(IQ2_XXS) | B(IQ2_XS) | B(IQ1_S) | B(IQ1_M), 0, "Q2_K", "token_embd: Q2_K"},
     {S_TOKEN, C_OTHER, 0, B(IQ2_S) | B(IQ2_M) | B(IQ3_XXS), 0, "IQ3_S", "token_embd: IQ3_S"},
-    {S_TOKEN, C_OTHER, 0, B(TQ1_0) | B(TQ2_0), 0, "Q4_K", "token_embd: Q4_K in ternary presets"},
+    {S_TOKEN, C_OTHER, 0, B(TQ1_0) | B(TQ2_0) | B(Q2_0), 0, "Q4_K", "token_embd: Q4_K in ternary and Q2_0 presets"},
     /* the very low bit presets */
     {S_LOWBIT, C_V, 0, LOWBIT, W_GQA4_OR_EXP4, "Q4_K", "attn_v: Q4_K, n_gqa >= 4 or n_expert >= 4"},
     {S_LOWBIT, C_V, 0, B(IQ2_S) | B(IQ2_M), 0, "IQ3_S", "attn_v: IQ3_S"},

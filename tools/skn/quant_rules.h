@@ -9,6 +9,7 @@
 #ifndef SKN_TOOL_QUANT_RULES_H
 #define SKN_TOOL_QUANT_RULES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
@@ -25,6 +26,21 @@ const skn_preset* skn_preset_at(int i);
 /* Every format name the preset's rules can produce, fallbacks included
  * (NULL-terminated; at most 15 names). */
 void skn_preset_formats(const skn_preset* p, const char* out[16]);
+
+/* TYPE as llama-quantize reads it: one of its names (case-insensitive) or
+ * llama_ftype numbers. Returns what it selects (a preset name of this
+ * table, "F16", "BF16", "F32" or "COPY"; the aliases Q3_K, Q4_K, Q5_K give
+ * their _M preset) and sets *canonical to llama-quantize's spelling of the
+ * entry (for file names); NULL when it is neither. */
+const char* skn_llama_type_resolve(const char* arg, const char** canonical);
+
+/* "Q1_0 (40), Q2_0 (41), ..., COPY": every name with its number, for messages. */
+void skn_llama_type_list(char* out, size_t cap);
+
+/* llama.cpp's tensor categories TOKEN_EMBD (token_embd.weight,
+ * per_layer_token_embd.weight) and OUTPUT (output.weight). */
+int skn_rules_is_token_embd(const char* name);
+int skn_rules_is_output(const char* name);
 
 /* What llama.cpp reads from the model's hyper-parameters. */
 typedef struct {

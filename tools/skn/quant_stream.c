@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#define _DEFAULT_SOURCE /* madvise */
 #include "quant_stream.h"
 
 #include <inttypes.h>
@@ -7,22 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
+#include "tensor_copy.h"
 #include "tensor_util.h"
-
-/* Drop the input file's pages in [p, p + n) from this process: the reader
- * maps the whole file read-only, and every page a pass reads would
- * otherwise stay resident (and count in RSS) until the end, so converting
- * a 40 GB model would look like a 40 GB process. The pages come back from
- * the file if read again. Only whole pages inside the range are dropped. */
-static void release_input(const void* p, size_t n) {
-    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    uintptr_t a = ((uintptr_t)p + page - 1) / page * page;
-    const uintptr_t b = ((uintptr_t)p + n) / page * page;
-    if (b > a) (void)madvise((void*)a, b - a, MADV_DONTNEED);
-}
 
 typedef struct {
     const skn_quant_job* job;
@@ -107,26 +93,9 @@ static int convert_chunk(const skn_quant_job* j, const skn_format_props* fp, int
     return 0;
 }
 
-static int copy_stored(const skn_quant_job* j, skn_gguf_stream* s, skn_progress* progress, int64_t position) {
-    const void* data = NULL;
-    size_t size = 0;
-    if (skn_gguf_tensor_data(j->g, j->index, &data, &size) != SKN_OK) goto fail;
-    for (size_t at = 0; at < size;) {
-        const size_t n = size - at < (size_t)kQuantChunkElements * 4 ? size - at : (size_t)kQuantChunkElements * 4;
-        if (skn_gguf_stream_write(s, j->in->name, (const unsigned char*)data + at, n) != SKN_OK) goto fail;
-        release_input(data, at + n); /* from the start: a page split by two chunks goes too */
-        skn_progress_step(progress, position, j->in->name, n);
-        at += n;
-    }
-    return 0;
-fail:
-    fprintf(stderr, "skn quantize: tensor \"%s\": %s\n", j->in->name, skn_last_error());
-    return -1;
-}
-
 int skn_quant_stream_tensor(const skn_quant_job* j, skn_gguf_stream* s, int threads, skn_progress* progress,
                             int64_t position) {
-    if (j->copy) return copy_stored(j, s, progress, position);
+    if (j->copy) return skn_copy_tensor("quantize", j->g, j->index, j->in->name, s, progress, position);
     const int64_t cols = j->in->ne[0], rows = skn_tensor_rows(j->in);
     skn_format_props fp;
     memset(&fp, 0, sizeof fp);
@@ -165,7 +134,7 @@ int skn_quant_stream_tensor(const skn_quant_job* j, skn_gguf_stream* s, int thre
         const size_t done_in = whole ? in_size : (size_t)n * in_row_bytes;
         if (rc == 0) {
             /* from the start: a page split between two chunks goes too */
-            release_input(in_data, whole ? in_size : (size_t)(row0 + n) * in_row_bytes);
+            skn_release_input(in_data, whole ? in_size : (size_t)(row0 + n) * in_row_bytes);
             skn_progress_step(progress, position, j->in->name, done_in);
         }
     }

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "md_block.h"
+
 static const uint32_t k_round[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -55,44 +57,14 @@ void skn_sha256_init(skn_sha256* s) {
     static const uint32_t initial[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                         0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
     memcpy(s->h, initial, sizeof initial);
-    s->bytes = 0;
-    s->used = 0;
+    memset(&s->block, 0, sizeof s->block);
 }
 
-void skn_sha256_update(skn_sha256* s, const void* data, size_t n) {
-    const unsigned char* p = data;
-    s->bytes += n;
-    if (s->used > 0) {
-        const size_t take = n < 64 - s->used ? n : 64 - s->used;
-        memcpy(s->buf + s->used, p, take);
-        s->used += take;
-        p += take;
-        n -= take;
-        if (s->used < 64) return;
-        compress(s->h, s->buf);
-        s->used = 0;
-    }
-    for (; n >= 64; p += 64, n -= 64) compress(s->h, p);
-    memcpy(s->buf, p, n);
-    s->used = n;
-}
+void skn_sha256_update(skn_sha256* s, const void* data, size_t n) { skn_md_update(&s->block, s->h, compress, data, n); }
 
 void skn_sha256_final(skn_sha256* s, char hex[65]) {
-    const uint64_t bits = s->bytes * 8;
-    s->buf[s->used++] = 0x80;
-    if (s->used > 56) {
-        memset(s->buf + s->used, 0, 64 - s->used);
-        compress(s->h, s->buf);
-        s->used = 0;
-    }
-    memset(s->buf + s->used, 0, 56 - s->used);
-    for (int i = 0; i < 8; ++i) s->buf[56 + i] = (unsigned char)(bits >> (56 - 8 * i));
-    compress(s->h, s->buf);
-    static const char digits[] = "0123456789abcdef";
-    for (int i = 0; i < 32; ++i) {
-        const unsigned byte = (s->h[i / 4] >> (24 - 8 * (i % 4))) & 0xff;
-        hex[2 * i] = digits[byte >> 4];
-        hex[2 * i + 1] = digits[byte & 15];
-    }
-    hex[64] = 0;
+    skn_md_finish(&s->block, s->h, compress);
+    unsigned char digest[32];
+    skn_md_digest(s->h, 8, digest);
+    skn_md_hex(digest, 32, hex);
 }

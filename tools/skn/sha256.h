@@ -6,11 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "md_block.h"
+
 typedef struct skn_sha256 {
     uint32_t h[8];
-    uint64_t bytes;
-    unsigned char buf[64];
-    size_t used;
+    skn_md_buffer block;
 } skn_sha256;
 
 void skn_sha256_init(skn_sha256* s);

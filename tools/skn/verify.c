@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "help_text.h"
+#include "model_hash.h"
 #include "sha256.h"
 #include "skn/skn.h"
 #include "tensor_util.h"
@@ -87,23 +89,20 @@ static void hash_tensor(const skn_gguf* g, int64_t index, tensor_report* r) {
     skn_sha256_final(&s, r->sha256);
 }
 
-static int usage_error(const char* what) {
-    fprintf(stderr, "skn verify: %s\n\n", what);
-    fputs(skn_help_skn_verify, stderr);
-    return 2;
-}
+static int usage_error(const char* what) { return skn_cli_usage_error("verify", skn_help_skn_verify, "%s", what); }
 
 int skn_cmd_verify(int argc, char** argv) {
-    int json = 0, hash = 0;
+    int json = 0, hash = 0, model_hash = 0;
     const char* path = NULL;
     for (int i = 1; i < argc; ++i) {
-        if (skn_is_help_flag(argv[i])) {
-            fputs(skn_help_skn_verify, stdout);
-            return 0;
+        if (skn_cli_is_help(argv[i])) {
+            return skn_cli_help(skn_help_skn_verify);
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
         } else if (strcmp(argv[i], "--hash") == 0) {
             hash = 1;
+        } else if (strcmp(argv[i], "--model-hash") == 0) {
+            model_hash = 1;
         } else if (strcmp(argv[i], "--i2s-layout") == 0) {
             if (i + 1 >= argc || !skn_tool_set_i2s_layout(argv[++i]))
                 return usage_error("--i2s-layout needs x86 or arm64 (the bitnet.cpp build that wrote the file's I2_S tensors)");
@@ -203,6 +202,11 @@ int skn_cmd_verify(int argc, char** argv) {
         if (hash) hash_tensor(g, i, r);
         if (!r->ok) ++bad;
     }
+    skn_model_hash mh;
+    skn_status mh_status = SKN_OK;
+    if (model_hash) mh_status = skn_model_hash_compute(g, &mh);
+    char mh_error[512] = "";
+    if (mh_status != SKN_OK) snprintf(mh_error, sizeof mh_error, "%s: %s", skn_status_name(mh_status), skn_last_error());
 
     if (json) {
         printf("{\"file\": ");
@@ -224,7 +228,16 @@ int skn_cmd_verify(int argc, char** argv) {
             if (hash) printf(", \"sha256\": \"%s\"", rs[i].sha256);
             printf("}");
         }
-        printf("%s]}\n", nt ? "\n  " : "");
+        printf("%s]", nt ? "\n  " : "");
+        if (model_hash && mh_status == SKN_OK)
+            printf(",\n  \"model_hash\": {\"sha1\": \"%s\", \"sha256\": \"%s\", \"uuid\": \"%s\", \"tensors\": %" PRId64
+                   ", \"bytes\": %" PRIu64 "}", mh.sha1, mh.sha256, mh.uuid, mh.tensors, mh.bytes);
+        else if (model_hash) {
+            printf(",\n  \"model_hash\": {\"error\": ");
+            skn_json_string(stdout, mh_error, strlen(mh_error));
+            printf("}");
+        }
+        printf("}\n");
     } else {
         printf("%s: GGUF v%u, %" PRId64 " tensors, %" PRIu64 " bytes, alignment %u\n", path, skn_gguf_version(g), nt,
                file_size, alignment);
@@ -247,9 +260,15 @@ int skn_cmd_verify(int argc, char** argv) {
             printf("%s: BAD: %" PRId64 " of %" PRId64 " tensors", path, bad, nt);
         if (unchecked > 0) printf(" (%" PRId64 " of a type skn does not decode: values not checked)", unchecked);
         putchar('\n');
+        /* gguf_hash.py --no-layer's lines, so the two can be compared with diff. */
+        if (model_hash && mh_status == SKN_OK)
+            printf("sha1      %s  %s\nsha256    %s  %s\nuuid      %s  %s\n", mh.sha1, path, mh.sha256, path, mh.uuid,
+                   path);
+        else if (model_hash)
+            printf("%s: no model hash: %s\n", path, mh_error);
     }
     free(ts);
     free(rs);
     skn_gguf_close(g);
-    return bad == 0 ? 0 : 1;
+    return bad == 0 && mh_status == SKN_OK ? 0 : 1;
 }

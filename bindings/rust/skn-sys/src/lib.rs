@@ -419,12 +419,15 @@ extern "C" {
     pub fn skn_gguf_writer_add_array(writer: *mut skn_gguf_writer, key: *const c_char, element_type: skn_gguf_type, data: *const c_void, count: u64) -> skn_status;
     pub fn skn_gguf_writer_add_string_array(writer: *mut skn_gguf_writer, key: *const c_char, strings: *const *const c_char, lengths: *const usize, count: u64) -> skn_status;
     pub fn skn_gguf_writer_add_tensor(writer: *mut skn_gguf_writer, name: *const c_char, format: skn_format, rank: i32, ne: *const i64, data: *const c_void, size: usize) -> skn_status;
+    pub fn skn_gguf_writer_add_tensor_of_type(writer: *mut skn_gguf_writer, name: *const c_char, gguf_type: i32, rank: i32, ne: *const i64, data: *const c_void, size: usize) -> skn_status;
     pub fn skn_gguf_writer_size(writer: *const skn_gguf_writer, size: *mut u64) -> skn_status;
     pub fn skn_gguf_writer_write_memory(writer: *const skn_gguf_writer, dst: *mut c_void, capacity: usize) -> skn_status;
     pub fn skn_gguf_writer_write_file(writer: *const skn_gguf_writer, path: *const c_char) -> skn_status;
     pub fn skn_gguf_writer_add_array_value(writer: *mut skn_gguf_writer, key: *const c_char, value: *const skn_gguf_array_value) -> skn_status;
     pub fn skn_gguf_writer_declare_tensor(writer: *mut skn_gguf_writer, name: *const c_char, format: skn_format, rank: i32, ne: *const i64) -> skn_status;
+    pub fn skn_gguf_writer_declare_tensor_of_type(writer: *mut skn_gguf_writer, name: *const c_char, gguf_type: i32, rank: i32, ne: *const i64) -> skn_status;
     pub fn skn_gguf_stream_begin(writer: *const skn_gguf_writer, path: *const c_char, out: *mut *mut skn_gguf_stream) -> skn_status;
+    pub fn skn_gguf_stream_begin_fd(writer: *const skn_gguf_writer, fd: c_int, out: *mut *mut skn_gguf_stream) -> skn_status;
     pub fn skn_gguf_stream_write(stream: *mut skn_gguf_stream, name: *const c_char, data: *const c_void, size: usize) -> skn_status;
     pub fn skn_gguf_stream_position(stream: *const skn_gguf_stream, tensor: *mut i64, written: *mut u64) -> skn_status;
     pub fn skn_gguf_stream_finish(stream: *mut skn_gguf_stream) -> skn_status;
