@@ -24,6 +24,12 @@
 #  - DEBIAN/md5sums is written again for the changed files.
 cmake_minimum_required(VERSION 3.25)
 
+foreach(tool CPACK_SKN_STRIP CPACK_SKN_READELF)
+  if(NOT ${tool})
+    message(FATAL_ERROR "${tool} is empty: the build found no strip/readelf (binutils, or the cross toolchain's)")
+  endif()
+endforeach()
+
 set(map "${CPACK_SKN_SOURCE_DIR}/capi/libskn.map")
 file(STRINGS "${map}" map_nodes REGEX "^[ \t]*SKN_[0-9]+\\.[0-9]+[ \t]*\\{")
 list(TRANSFORM map_nodes REPLACE "^[ \t]*(SKN_[0-9]+\\.[0-9]+).*" "\\1")
