@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# Every dependency comes from a Debian package (scripts/bootstrap installs them).
+# Every dependency comes from a Debian package (scripts/bootstrap installs them:
+# --for build the libraries, --for test the test tools too).
 find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
 

@@ -10,6 +10,9 @@
 #               share/bash-completion/completions/skn (tools/skn/completion/skn.bash)
 #   python3-skn lib/python3/dist-packages/skn/ (bindings/python, pure Python over
 #               libskn.so.1) and skn-<version>.dist-info/METADATA
+#   golang-skn-dev share/skn/goproxy/: the Go binding as a module proxy on
+#               disk (cmake/SknGoModule.cmake)
+#   libskn-doc  share/doc/libskn-doc/: README.md, CHANGELOG.md, docs/
 #   each        share/doc/<package>/{copyright,changelog.gz}
 # and cpack -G DEB makes one package of each (scripts/package-and-install).
 include(CMakePackageConfigHelpers)
@@ -88,6 +91,15 @@ skn-imatrix-dump = skn.cli:imatrix_dump_main
 install(FILES ${PROJECT_BINARY_DIR}/python/METADATA ${PROJECT_BINARY_DIR}/python/entry_points.txt
   DESTINATION ${SKN_PYTHON_DIR}/skn-${PROJECT_VERSION}.dist-info COMPONENT python3-skn)
 
+include(${PROJECT_SOURCE_DIR}/cmake/SknGoModule.cmake)
+
+# ---- libskn-doc: README and docs/ as in the repository (relative links work),
+# uncompressed: they are read in a browser or an editor, and link each other.
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md
+  DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/libskn-doc COMPONENT libskn-doc)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/libskn-doc
+  COMPONENT libskn-doc FILES_MATCHING PATTERN "*.md" PATTERN "*.c")
+
 # ---- what every Debian package carries in /usr/share/doc/<package> -----------
 # The machine-readable copyright file (skn's licence and those of the code
 # built into libskn.so.1), a compressed changelog, and for skn-tools the
@@ -96,6 +108,12 @@ install(FILES ${PROJECT_BINARY_DIR}/python/METADATA ${PROJECT_BINARY_DIR}/python
 # requires (no name or time stamp in the header: reproducible).
 set(SKN_DEB_MAINTAINER "skn maintainers <noreply@skn.invalid>" CACHE STRING
   "Maintainer of the Debian packages (name <address>); a distribution sets its own")
+set(SKN_DEB_COMPONENTS libskn1 libskn-dev libskn-doc skn-tools python3-skn golang-skn-dev)
+# The project has no public home yet: this is where it is meant to be
+# published (the Go module path says the same, docs/bindings/go.md). A
+# distribution or a release build sets the real one.
+set(SKN_HOMEPAGE "https://github.com/skn-project/skn" CACHE STRING
+  "Homepage of the Debian packages (and the project)")
 set(SKN_DEB_DIR ${PROJECT_BINARY_DIR}/packaging)
 file(MAKE_DIRECTORY ${SKN_DEB_DIR})
 find_program(SKN_GZIP gzip)
@@ -124,7 +142,7 @@ if(SKN_GZIP)
     endif()
   endforeach()
   list(TRANSFORM _skn_man_pages APPEND .gz)
-  foreach(component libskn1 libskn-dev skn-tools python3-skn)
+  foreach(component ${SKN_DEB_COMPONENTS})
     install(FILES ${PROJECT_SOURCE_DIR}/packaging/deb/copyright ${SKN_DEB_DIR}/changelog.gz
       DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${component} COMPONENT ${component})
   endforeach()
@@ -133,7 +151,8 @@ if(SKN_GZIP)
   endif()
 endif()
 
-# ---- Debian packages: libskn1, libskn-dev, skn-tools, python3-skn ----------
+# ---- Debian packages: libskn1, libskn-dev, libskn-doc, skn-tools,
+# python3-skn, golang-skn-dev -------------------------------------------------
 set(CPACK_PACKAGE_NAME skn)
 set(CPACK_PACKAGE_VENDOR "skn")
 set(CPACK_PACKAGE_CONTACT "${SKN_DEB_MAINTAINER}")
@@ -141,7 +160,8 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL libskn1 libskn-dev skn-tools python3-skn)
+set(CPACK_COMPONENTS_ALL ${SKN_DEB_COMPONENTS})
+set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${SKN_HOMEPAGE}")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 # CPack takes the package architecture from the build machine's dpkg; a
 # cross build (cmake --preset arm64) names its target's instead.
@@ -155,8 +175,17 @@ if(CMAKE_CROSSCOMPILING)
   endif()
 endif()
 # The build tree's libskn keeps the API units' DWARF for the ABI gate; the
-# packages ship stripped binaries, as Debian's do.
+# packages ship stripped binaries, as Debian's do. CPack's strip keeps the
+# .comment and .note sections dh_strip removes; the post-build script
+# (packaging/deb/post_build.cmake) removes them with this strip, reads
+# libskn's exported symbols with this readelf (the target's, for a cross
+# build) and writes the fields CPack has no variable for.
 set(CPACK_STRIP_FILES ON)
+set(CPACK_SKN_SOURCE_DIR "${PROJECT_SOURCE_DIR}")
+set(CPACK_SKN_STRIP "${CMAKE_STRIP}")
+set(CPACK_SKN_READELF "${CMAKE_READELF}")
+set(CPACK_SKN_MULTIARCH_SAME libskn1 libskn-dev)
+set(CPACK_SKN_MULTIARCH_FOREIGN libskn-doc)
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 # libskn1's dependencies (libc6, libstdc++6, libgcc-s1) come from
@@ -168,7 +197,10 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_SKN-TOOLS_PACKAGE_SHLIBDEPS OFF)
 # DEBIAN/shlibs for libskn1: "libskn 1 libskn1 (>= x.y.z)", so packages built
 # against this version depend on at least it (symbols are versioned, so a
-# later 1.x satisfies them).
+# later 1.x satisfies them). DEBIAN/symbols (written by post_build.cmake from
+# the packaged library's versioned symbols and capi/libskn.map's version
+# nodes) lets dpkg-shlibdeps ask for the oldest version that has the
+# symbols a program uses.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 
@@ -187,14 +219,34 @@ fixtures, GGUF files, matmul_wt.")
 set(CPACK_DEBIAN_LIBSKN-DEV_PACKAGE_NAME libskn-dev)
 set(CPACK_DEBIAN_LIBSKN-DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_LIBSKN-DEV_PACKAGE_DEPENDS "libskn1 (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_LIBSKN-DEV_PACKAGE_SUGGESTS "libskn-doc")
 set(CPACK_COMPONENT_LIBSKN-DEV_DESCRIPTION "Development files: skn.h (the C API), skn.hpp (a header-only C++17
 wrapper), the libskn.so link, the pkg-config file skn.pc and the CMake
 package skn (target skn::skn).")
 
+set(CPACK_DEBIAN_LIBSKN-DOC_PACKAGE_NAME libskn-doc)
+set(CPACK_DEBIAN_LIBSKN-DOC_PACKAGE_SECTION doc)
+set(CPACK_DEBIAN_LIBSKN-DOC_PACKAGE_ARCHITECTURE all)
+set(CPACK_DEBIAN_LIBSKN-DOC_PACKAGE_SHLIBDEPS OFF)
+set(CPACK_COMPONENT_LIBSKN-DOC_DESCRIPTION "skn's documentation, in /usr/share/doc/libskn-doc: README.md (the
+quickstart), CHANGELOG.md, and docs/: the packed-weight layout contract,
+every format's bytes, GGUF and importance-matrix files, the C API, the
+kernels and their speed, the skn program, the Python, Rust and Go bindings,
+and packaging. Markdown, linked as in the source repository.")
+
 set(CPACK_DEBIAN_SKN-TOOLS_PACKAGE_NAME skn-tools)
 set(CPACK_DEBIAN_SKN-TOOLS_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_SKN-TOOLS_PACKAGE_DEPENDS "libskn1 (>= ${PROJECT_VERSION}), libc6 (>= 2.34)")
-set(CPACK_COMPONENT_SKN-TOOLS_DESCRIPTION "The skn program (demo, inspect, bench, version) built on libskn's C API.")
+set(CPACK_COMPONENT_SKN-TOOLS_DESCRIPTION "The skn program, built on libskn's C API, with a manual page per
+command: quantize (convert a GGUF model to a llama.cpp preset such as
+Q4_K_M, or one format, streaming), edit (set, add, remove and rename
+metadata keys), split and merge (as llama-gguf-split does), verify (every
+tensor in range, aligned and finite; SHA-256 per tensor; a whole-model
+hash), inspect (metadata and tensors), dump (a
+tensor's values or statistics), imatrix (list an importance matrix), doctor
+(the CPU, its ISA tier and the kernels it runs), bench (matmul speed
+against the machine's roofline), demo (every format's error on a sample,
+or a sample model to try the others on) and version.")
 
 # Pure Python: one package for every architecture. It needs exactly the
 # library it was released with (its prototypes are that version's header).
@@ -208,5 +260,18 @@ set(CPACK_DEBIAN_PYTHON3-SKN_PACKAGE_CONTROL_EXTRA
 set(CPACK_COMPONENT_PYTHON3-SKN_DESCRIPTION "import skn: the Python binding of libskn.so.1 (ctypes, NumPy arrays in
 and out): quantize and dequantize, packed-weight views and prepack,
 matmul_wt, GGUF reading (zero-copy tensors) and writing, fixtures.")
+
+# The Go binding as a module proxy on disk: pure source, one package for every
+# architecture; cgo builds it against libskn-dev through pkg-config.
+set(CPACK_DEBIAN_GOLANG-SKN-DEV_PACKAGE_NAME golang-skn-dev)
+set(CPACK_DEBIAN_GOLANG-SKN-DEV_PACKAGE_SECTION golang)
+set(CPACK_DEBIAN_GOLANG-SKN-DEV_PACKAGE_ARCHITECTURE all)
+set(CPACK_DEBIAN_GOLANG-SKN-DEV_PACKAGE_SHLIBDEPS OFF)
+set(CPACK_DEBIAN_GOLANG-SKN-DEV_PACKAGE_DEPENDS "libskn-dev (>= ${PROJECT_VERSION}), pkgconf | pkg-config")
+set(CPACK_COMPONENT_GOLANG-SKN-DEV_DESCRIPTION "The Go binding of libskn (cgo), the module
+${SKN_GO_MODULE_PATH},
+as a Go module proxy on disk in /usr/share/skn/goproxy: with
+GOPROXY=file:///usr/share/skn/goproxy a program requires the module by
+path and version, with no replace directive and nothing downloaded.")
 
 include(CPack)

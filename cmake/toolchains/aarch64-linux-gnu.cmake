@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Cross-compile skn for 64-bit Arm Linux with Debian's cross toolchain
 # (crossbuild-essential-arm64) against the :arm64 multiarch -dev packages
-# (scripts/bootstrap installs both), and run what the build produces under
+# (scripts/bootstrap --for test installs both), and run what the build produces under
 # qemu-user:
 #
 #   cmake --preset arm64          (or -DCMAKE_TOOLCHAIN_FILE=this file)

@@ -265,11 +265,12 @@ typedef struct skn_quantize_options {
  * With importance weights the bytes are identical to those the GGUF
  * ecosystem's reference quantizers write when given the same weights as
  * their importance matrix row (quant_weights), for the formats whose
- * reference reads them (Q4_0 Q4_1 Q5_0 Q5_1, Q2_K..Q6_K, IQ4_NL, IQ4_XS).
- * Every other format ignores them: the call is accepted and writes the same
- * bytes as without (docs/formats.md lists which formats read them). A
- * format whose reference cannot quantize without them is refused without
- * them. Threads split the rows (I2_S's per-tensor scale is a maximum, taken
+ * reference reads them: Q4_0 Q4_1 Q5_0 Q5_1, Q2_K..Q6_K, IQ4_NL, IQ4_XS,
+ * IQ3_XXS, IQ3_S, IQ2_S, IQ1_M, and IQ2_XXS, IQ2_XS, IQ1_S (these three
+ * quantize only with them: refused without them, as needs_importance says).
+ * Every other format (F32, F16, BF16, Q8_0, Q8_1, Q8_K, the ternary, MXFP4,
+ * NVFP4, Q1_0, Q2_0, I2_S) ignores them: the call is accepted and writes the
+ * same bytes as without (docs/formats.md says how each format uses them). Threads split the rows (I2_S's per-tensor scale is a maximum, taken
  * per share of rows and then over the shares): the bytes never depend on the
  * thread count. Errors and what is written on error are as skn_quantize's;
  * the non-finite check is done by all the threads before anything is written.

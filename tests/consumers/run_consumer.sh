@@ -136,12 +136,36 @@ case "$lang" in
     export GOPROXY=off GOFLAGS=-buildvcs=false GO111MODULE=on GOTOOLCHAIN=local
     export GOCACHE="$work/gocache" GOPATH="$work/gopath" GOENV=off CGO_ENABLED=1
     go version
-    # The binding's own tests (bindings/go/skn), then the consumer that
-    # imports it through a replace directive; both build against the
-    # installed library through pkg-config.
+    # The binding's own tests (bindings/go/skn, from the source tree); both it
+    # and the consumer build against the installed library through pkg-config.
     binding="$here/../../bindings/go/skn"
     (cd "$binding" && go vet ./... && go test -count=1 -v ./...)
-    (cd "$here/go" && go vet ./... && go test -count=1 -v ./...)
+    # The consumer requires the binding as a user would, by module path and
+    # version (no replace line), from the module proxy golang-skn-dev
+    # installs: GOPROXY=file://..., nothing downloaded. GONOSUMDB: the
+    # checksum database has never seen this module; go.sum is written from
+    # the proxy's zip (-mod=mod), in a copy of the consumer, not the tree.
+    proxy="${SKN_PREFIX:-/usr}/share/skn/goproxy"
+    [ -d "$proxy" ] || { echo "no Go module proxy at $proxy (is golang-skn-dev installed?)"; exit 1; }
+    module=$(awk '/^require / {print $2}' "$here/go/go.mod")
+    version=$(awk '/^require / {print $3}' "$here/go/go.mod")
+    # A module cache from an earlier run would hold an older build of the
+    # same version: the proxy's files are the ones to test.
+    go clean -modcache
+    rm -rf "$work/consumer"
+    cp -r "$here/go" "$work/consumer"
+    (
+      cd "$work/consumer"
+      export GOPROXY="file://$proxy" GONOSUMDB="$module" GOFLAGS="-mod=mod -buildvcs=false"
+      go mod download "$module"
+      got=$(go list -m -f '{{.Path}} {{.Version}} {{.Dir}}' "$module")
+      echo "module: $got"
+      case "$got" in
+        "$module $version $GOPATH/pkg/mod/"*) ;;
+        *) echo "FAIL: $module did not come from $proxy at $version"; exit 1 ;;
+      esac
+      go vet ./... && go test -count=1 -v ./...
+    )
     ;;
   tool)
     # skn-tools: the skn program on PATH runs against the installed library.

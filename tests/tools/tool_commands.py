@@ -208,12 +208,15 @@ def test_doctor(good, bad):
               f"doctor lists no kernel for {f}")
     for section in ("best ISA tier", "online CPUs", "threads", "environment (SKN_*)"):
         check(section in out, f"doctor lacks '{section}'")
-    p = run("doctor", "--json", expect=0, env={"SKN_ISA": "scalar", "SKN_SOMETHING": "x"})
+    p = run("doctor", "--json", expect=0, env={"SKN_ISA": "scalar", "SKN_SOMETHING": "x", "SKN_LIBRARY": "/x.so"})
     doc = json.loads(p.stdout)
     check(doc["isa_cap"] == "scalar" and doc["default_threads"] == 1, f"doctor --json: {doc}")
     env = {e["name"]: e for e in doc["environment"]}
     check(env["SKN_ISA"]["value"] == "scalar" and "caps" in env["SKN_ISA"]["use"]
           and "not read" in env["SKN_SOMETHING"]["use"], f"doctor --json environment: {env}")
+    # SKN_LIBRARY is the Python binding's: doctor must not call it unread.
+    check("Python binding" in env["SKN_LIBRARY"]["use"] and "not read" not in env["SKN_LIBRARY"]["use"],
+          f"doctor --json on SKN_LIBRARY: {env['SKN_LIBRARY']}")
     kernels = doc["kernels"]
     check({k["format"] for k in kernels} == set(formats), "doctor --json: not every format")
     check(all(k["fast"].endswith("_scalar") and k["exact"].endswith("_scalar") for k in kernels),

@@ -19,9 +19,13 @@
 extern char** environ;
 
 /* The environment variables libskn reads (skn.h), and what for. */
-static const char* const k_library_env[][2] = {
-    {"SKN_ISA", "caps the ISA tier of new contexts"},
-    {"SKN_LOG", "level of the default log on stderr"},
+/* Who reads each variable. SKN_LIBRARY is the Python binding's, not
+ * libskn's: saying only "not read by libskn" made it look unused. */
+static const char* const k_known_env[][2] = {
+    {"SKN_ISA", "read by libskn: caps the ISA tier of new contexts"},
+    {"SKN_LOG", "read by libskn: level of the default log on stderr"},
+    {"SKN_STREAM", "read by libskn: near|far|auto, how few-row kernels prefetch"},
+    {"SKN_LIBRARY", "read by the Python binding (import skn): the libskn.so.1 file it loads; not by libskn"},
 };
 
 typedef struct {
@@ -180,10 +184,11 @@ int skn_cmd_doctor(int argc, char** argv) {
         if (strncmp(*e, "SKN_", 4) != 0) continue;
         const char* eq = strchr(*e, '=');
         const size_t name_len = eq ? (size_t)(eq - *e) : strlen(*e);
-        const char* use = "not read by libskn (build, test or packaging scripts read some SKN_* variables)";
-        for (size_t k = 0; k < sizeof k_library_env / sizeof k_library_env[0]; ++k)
-            if (strlen(k_library_env[k][0]) == name_len && strncmp(*e, k_library_env[k][0], name_len) == 0)
-                use = k_library_env[k][1];
+        const char* use = "not read by libskn or its bindings (build, test and packaging scripts read some SKN_* "
+                          "variables)";
+        for (size_t k = 0; k < sizeof k_known_env / sizeof k_known_env[0]; ++k)
+            if (strlen(k_known_env[k][0]) == name_len && strncmp(*e, k_known_env[k][0], name_len) == 0)
+                use = k_known_env[k][1];
         if (json) {
             printf("%s{\"name\": ", shown ? ", " : "");
             skn_json_string(stdout, *e, name_len);
@@ -197,7 +202,7 @@ int skn_cmd_doctor(int argc, char** argv) {
         }
         ++shown;
     }
-    if (!json && shown == 0) printf("  none set (libskn reads SKN_ISA and SKN_LOG)\n");
+    if (!json && shown == 0) printf("  none set (libskn reads SKN_ISA, SKN_LOG and SKN_STREAM; the Python binding SKN_LIBRARY)\n");
     if (json)
         printf("], \"kernels\": [");
     else

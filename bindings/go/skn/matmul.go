@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+
 package skn
 
 // #include <skn/skn.h>
@@ -11,7 +12,10 @@ import (
 
 // Context holds threads, the ISA cap and scratch reused between matmul calls
 // (skn_context). One goroutine at a time: use one Context per goroutine.
-type Context struct{ ptr *C.skn_context }
+type Context struct {
+	ptr   *C.skn_context
+	trace *traceSink // SetTrace's sink, or nil
+}
 
 // NewContext creates a context: one thread, the ISA cap from SKN_ISA or the best the CPU has.
 func NewContext() (*Context, error) {
@@ -29,11 +33,16 @@ func (c *Context) Close() {
 		C.skn_context_destroy(c.ptr)
 		c.ptr = nil
 	}
+	c.dropTrace()
 	runtime.SetFinalizer(c, nil)
 }
 
 func (c *Context) do(op string, call func() C.skn_status) error {
-	return onHandle(c, c.ptr, op, "the context", call)
+	err := onHandle(c, c.ptr, op, "the context", call)
+	if c.trace != nil {
+		c.trace.rethrow()
+	}
+	return err
 }
 
 // SetThreads uses threads (1..1024) of the context's pool for matmul work.

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"math"
 
-	"skn.example/skn"
+	"github.com/skn-project/skn/bindings/go/skn"
 )
 
 // CheckContract runs the contract check: the library's major version is the

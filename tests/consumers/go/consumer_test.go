@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
+
 package consumer
 
 import (
 	"errors"
 	"testing"
 
-	"skn.example/skn"
+	"github.com/skn-project/skn/bindings/go/skn"
 )
 
 func TestContract(t *testing.T) {

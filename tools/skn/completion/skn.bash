@@ -5,7 +5,7 @@
 
 _skn_options() {
     case "$1" in
-        demo) echo "--help -h" ;;
+        demo) echo "--write-model --help -h" ;;
         inspect) echo "--json --markdown --no-tensors --i2s-layout --help -h" ;;
         imatrix) echo "--json --help -h" ;;
         verify) echo "--hash --model-hash --json --i2s-layout --help -h" ;;

@@ -87,6 +87,12 @@ impl Error {
         Error { status: Status::InvalidArgument, message }
     }
 
+    /// The same error with `context` (what the caller asked for, which skn's
+    /// message cannot know, such as a metadata key's name) in front.
+    pub(crate) fn context(self, context: &str) -> Error {
+        Error { status: self.status, message: format!("{}: {}", context, self.message) }
+    }
+
     /// The status.
     pub fn status(&self) -> Status {
         self.status

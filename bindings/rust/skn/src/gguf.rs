@@ -152,7 +152,7 @@ impl<'a> Gguf<'a> {
         Ok(Gguf { raw: NonNull::new(p).expect("skn_gguf_open_memory returned SKN_OK and NULL"), bytes: PhantomData })
     }
 
-    fn ptr(&self) -> *const sys::skn_gguf {
+    pub(crate) fn ptr(&self) -> *const sys::skn_gguf {
         self.raw.as_ptr()
     }
 

@@ -124,10 +124,15 @@ impl GgufWriter {
         check(unsafe { sys::skn_gguf_writer_add_array(self.raw.as_ptr(), k.as_ptr(), t, data, count as u64) })
     }
 
-    /// Add a tensor: `ne` in FILE order (ggml's ne: a weight the model calls
-    /// [out, in] is ne = [in, out]); `data` its ROW_MAJOR bytes (copied).
-    pub fn add_tensor(&mut self, name: &str, format: Format, ne: &[i64], data: &[u8]) -> Result<()> {
+    /// Add a tensor labelled `shape` = [out, in] (a stacked expert weight
+    /// [E, out, in]): the block axis last, as every other call of this crate
+    /// and [`Gguf`](crate::Gguf) (opened [`Orientation::OutIn`](crate::Orientation), the default) label it.
+    /// The file stores ggml's `ne`, the reverse ([in, out]); this call
+    /// reverses it. `data` holds the tensor's ROW_MAJOR bytes (copied), e.g.
+    /// [`quantize`](fn@crate::quantize)'s output for the same `[rows, cols]`.
+    pub fn add_tensor(&mut self, name: &str, format: Format, shape: &[i64], data: &[u8]) -> Result<()> {
         let n = c_string(name, "tensor name")?;
+        let ne = file_order(shape);
         // SAFETY: ne and data come with their lengths.
         check(unsafe {
             sys::skn_gguf_writer_add_tensor(
@@ -140,15 +145,20 @@ impl GgufWriter {
                 data.len(),
             )
         })
+        .map_err(|e| e.context(&shape_context(shape, &ne)))
     }
 
-    /// Declare a tensor whose bytes a [`GgufStream`] will be given later.
-    pub fn declare_tensor(&mut self, name: &str, format: Format, ne: &[i64]) -> Result<()> {
+    /// Declare a tensor, labelled `shape` = [out, in] as in
+    /// [`add_tensor`](Self::add_tensor), whose bytes a [`GgufStream`] will be
+    /// given later.
+    pub fn declare_tensor(&mut self, name: &str, format: Format, shape: &[i64]) -> Result<()> {
         let n = c_string(name, "tensor name")?;
+        let ne = file_order(shape);
         // SAFETY: ne comes with its length.
         check(unsafe {
             sys::skn_gguf_writer_declare_tensor(self.raw.as_ptr(), n.as_ptr(), format.0, ne.len() as i32, ne.as_ptr())
         })
+        .map_err(|e| e.context(&shape_context(shape, &ne)))
     }
 
     /// The size of the file the writer would write now.
@@ -246,4 +256,14 @@ impl Drop for GgufStream {
         // SAFETY: destroyed once, by its owner.
         unsafe { sys::skn_gguf_stream_destroy(self.raw.as_ptr()) }
     }
+}
+
+/// ggml's `ne` for a shape labelled [out, in]: the reverse.
+fn file_order(shape: &[i64]) -> Vec<i64> {
+    shape.iter().rev().copied().collect()
+}
+
+/// skn's messages speak of `ne`, the file's order; the caller gave `shape`.
+fn shape_context(shape: &[i64], ne: &[i64]) -> String {
+    format!("shape {:?} (labelled [out, in]; the file's ne is {:?})", shape, ne)
 }

@@ -59,6 +59,7 @@ mod error;
 mod fixture;
 mod format;
 mod gguf;
+mod gguf_metadata;
 mod gguf_writer;
 mod imatrix;
 mod log;
@@ -73,6 +74,7 @@ pub use fixture::{
 };
 pub use format::{cpu, version, Format, FormatInfo};
 pub use gguf::{gguf_type_name, Gguf, GgufOptions, GgufType, I2sLayout, Orientation, TensorInfo};
+pub use gguf_metadata::MetadataValue;
 pub use gguf_writer::{GgufStream, GgufWriter};
 pub use imatrix::{Imatrix, ImatrixEntry};
 pub use log::{set_log_callback, LogLevel};

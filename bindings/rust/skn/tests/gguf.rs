@@ -23,7 +23,7 @@ fn written_file_reads_back_zero_copy() {
     writer.add_bool("test.flag", true).unwrap();
     writer.add_string_array("test.vocab", &["a", "bc", ""]).unwrap();
     writer.add_i32_array("test.ids", &[7, -8, 9]).unwrap();
-    writer.add_tensor("blk.0.w", Format::Q4_K, &[input, out], &packed).unwrap();
+    writer.add_tensor("blk.0.w", Format::Q4_K, &[out, input], &packed).unwrap();
     let bytes = writer.to_bytes().unwrap();
     assert_eq!(bytes.len() as u64, writer.size().unwrap());
     drop(writer);
@@ -79,12 +79,12 @@ fn files_write_stream_and_map() {
     let packed = skn::quantize(Format::Q8_0, &weight(3, 96), out, input).unwrap();
     let path = temp_path("written.gguf");
     let mut writer = GgufWriter::new().unwrap();
-    writer.add_tensor("w", Format::Q8_0, &[input, out], &packed).unwrap();
+    writer.add_tensor("w", Format::Q8_0, &[out, input], &packed).unwrap();
     writer.write_file(&path).unwrap();
     let whole = std::fs::read(&path).unwrap();
 
     let mut declared = GgufWriter::new().unwrap();
-    declared.declare_tensor("w", Format::Q8_0, &[input, out]).unwrap();
+    declared.declare_tensor("w", Format::Q8_0, &[out, input]).unwrap();
     assert_eq!(declared.to_bytes().unwrap_err().status(), Status::InvalidArgument);
     let streamed_path = temp_path("streamed.gguf");
     let mut stream = declared.begin_stream(&streamed_path).unwrap();
@@ -123,7 +123,7 @@ fn imatrix_feeds_the_quantizer() {
     w.add_string_array("imatrix.datasets", &["calibration.txt"]).unwrap();
     w.add_u32("imatrix.chunk_count", 1).unwrap();
     w.add_u32("imatrix.chunk_size", 512).unwrap();
-    w.add_tensor("blk.0.w.in_sum2", Format::F32, &[cols, 1], &to_bytes(&sums)).unwrap();
+    w.add_tensor("blk.0.w.in_sum2", Format::F32, &[1, cols], &to_bytes(&sums)).unwrap();
     w.add_tensor("blk.0.w.counts", Format::F32, &[1], &to_bytes(&counts)).unwrap();
     let bytes = w.to_bytes().unwrap();
 
