@@ -203,7 +203,9 @@ int skn_cmd_demo(int argc, char** argv) {
                                    argc > 3 ? "--write-model takes one PATH and nothing else"
                                             : "--write-model needs a PATH (e.g. skn demo --write-model sample.gguf)");
     }
-    if (argc > 1) return skn_cli_usage_error("demo", skn_help_skn_demo, "unexpected argument \"%s\"", argv[1]);
+    if (argc > 1)
+        return skn_cli_usage_error("demo", skn_help_skn_demo, "%s \"%s\"",
+                                   argv[1][0] == '-' ? "unknown option" : "unexpected argument", argv[1]);
     static float sample[kRows * kCols];
     static float ternary[kRows * kCols];
     static float decoded[kRows * kCols];
