@@ -1311,8 +1311,9 @@ SKN_API skn_status skn_context_set_isa(skn_context* ctx, skn_isa cap);
  * refused naming its position); exact precision propagates them as IEEE does.
  * opts NULL means defaults.
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL pointers, x_rows < 1, strides
- * smaller than a row, y overlapping x, a weight that is not [out, in],
- * prepack_weights without a scope); SKN_E_UNSUPPORTED (strict and only a
+ * negative or smaller than a row, sizes whose products overflow, y
+ * overlapping x or bias, a weight that is not [out, in], prepack_weights
+ * without a scope); SKN_E_UNSUPPORTED (strict and only a
  * fallback was possible: the message says what was wanted and why);
  * SKN_E_OUT_OF_MEMORY. */
 SKN_API skn_status skn_matmul_wt(skn_context* ctx, const float* x, int64_t x_rows, int64_t x_row_stride,
