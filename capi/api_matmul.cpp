@@ -27,6 +27,43 @@ skn_core::Context& context_of(skn_context* c) {
     return c->ctx;
 }
 
+// A byte stride of skn_routed_matmul in elements of elem_bytes: whole
+// elements only (a float or an int32 split across a stride would be read
+// misaligned and from two neighbours).
+int64_t elements_of(int64_t bytes, size_t elem_bytes, const char* name) {
+    if (bytes % int64_t(elem_bytes) != 0)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "{} {} bytes is not a multiple of {}: rows and slots start on whole {}",
+                       name, bytes, elem_bytes, elem_bytes == sizeof(float) ? "floats" : "int32 ids");
+    return bytes / int64_t(elem_bytes);
+}
+
+constexpr size_t kRoutedV1Size = offsetof(skn_routed_matmul, y_slot_stride) + sizeof(int64_t);
+
+skn_core::MatmulCall to_call(const skn_routed_matmul* a) {
+    require_non_null(a, "args");
+    if (a->struct_size < kRoutedV1Size)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "args->struct_size is {}: set it to sizeof(skn_routed_matmul) ({})",
+                       a->struct_size, sizeof(skn_routed_matmul));
+    return skn_core::MatmulCall{
+        .routed = true,
+        .x = a->x,
+        .n = a->x_rows,
+        .x_row_stride = elements_of(a->x_row_stride, sizeof(float), "x_row_stride"),
+        .x_slots = a->x_slots,
+        .x_slot_stride = elements_of(a->x_slot_stride, sizeof(float), "x_slot_stride"),
+        .ids = a->ids,
+        .k = a->k,
+        .ids_row_stride = elements_of(a->ids_row_stride, sizeof(int32_t), "ids_row_stride"),
+        .gates = a->gates,
+        .gates_row_stride =
+            a->gates != nullptr ? elements_of(a->gates_row_stride, sizeof(float), "gates_row_stride") : 0,
+        .bias = a->bias,
+        .y = a->y,
+        .y_row_stride = elements_of(a->y_row_stride, sizeof(float), "y_row_stride"),
+        .y_slot_stride = elements_of(a->y_slot_stride, sizeof(float), "y_slot_stride"),
+        .byte_strides = true};
+}
+
 constexpr size_t kOptionsV1Size = offsetof(skn_matmul_options, scope) + sizeof(skn_scope*);
 
 skn_core::MatmulOptions to_options(const skn_matmul_options* o) {
@@ -116,6 +153,16 @@ SKN_API skn_status skn_matmul_wt_id(skn_context* ctx, const float* x, int64_t x_
                                         .y_row_stride = y_row_stride,
                                         .y_slot_stride = y_slot_stride};
         skn_core::matmul_wt_id(c, call, w->view, to_options(opts));
+    });
+}
+
+SKN_API skn_status skn_matmul_wt_id_ex(skn_context* ctx, const skn_routed_matmul* args,
+                                       const skn_matmul_options* opts) {
+    return guarded([&] {
+        skn_core::Context& c = context_of(ctx);
+        const skn_core::MatmulCall call = to_call(args);
+        require_non_null(args->w, "args->w");
+        skn_core::matmul_wt_id(c, call, args->w->view, to_options(opts));
     });
 }
 
