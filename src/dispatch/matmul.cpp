@@ -2,6 +2,7 @@
 #include "dispatch/matmul.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -132,13 +133,11 @@ void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const 
     const FormatId act = activation_for(*w.layout.format, opts.precision);
     ChosenWeight chosen = choose_weight(ctx, w, act, opts);
 
-    Stopwatch clock;
+    // Timed for the KERNEL event only: an untraced call reads no clock.
+    std::optional<Stopwatch> clock;
+    if (ctx.trace().enabled()) clock.emplace();
     const int64_t out = w.layout.shape[0], in = w.layout.shape[1];
-    ExpertBatch batch;
-    batch.w = std::move(chosen.w);
-    batch.kernel = chosen.kernel;
-    batch.bias = bias;
-    batch.rows = n;
+    ExpertBatch batch{.w = std::move(chosen.w), .kernel = chosen.kernel, .bias = bias, .rows = n};
     const int64_t tasks = plan_tasks({&batch, 1}, out);
     const BatchRows rows{&call, nullptr, n};
     const PreparedActivations xa = prepare_activations(ctx, act, rows, in, (batch.kernel->needs & kNeedsFloat) != 0);
@@ -147,7 +146,7 @@ void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const 
     // The detail text is built only for a sink: formatting it costs more
     // than a small GEMV.
     if (!ctx.trace().enabled()) return;
-    const int64_t ns = clock.nanoseconds();
+    const int64_t ns = clock ? clock->nanoseconds() : 0;
     const Kernel& k = *batch.kernel;
     if (!chosen.fallback_reason.empty())
         emit_kernel_event(ctx, SKN_TRACE_FALLBACK, k, chosen.fallback_reason, batch.w, n, ns);

@@ -109,19 +109,23 @@ void check_counts(const MatmulCall& c) {
 
 // Rows and slots go forward: a negative stride would address memory before
 // the buffer, and the overlap checks assume none.
-void check_not_negative(const MatmulCall& c, const char* name, int64_t stride, size_t elem_bytes) {
+[[gnu::cold]] void check_not_negative(const MatmulCall& c, const char* name, int64_t stride, size_t elem_bytes) {
     if (stride < 0)
         fail(SKN_E_INVALID_ARGUMENT, "{} {} is negative: rows and slots go forward in memory", name,
              shown(c, stride, elem_bytes));
 }
 
 void check_strides(const MatmulCall& c, int64_t out, int64_t in) {
-    check_not_negative(c, "x_row_stride", c.x_row_stride, sizeof(float));
-    check_not_negative(c, "x_slot_stride", c.x_slot_stride, sizeof(float));
-    if (c.routed) check_not_negative(c, "ids_row_stride", c.ids_row_stride, sizeof(int32_t));
-    if (c.gates != nullptr) check_not_negative(c, "gates_row_stride", c.gates_row_stride, sizeof(float));
-    check_not_negative(c, "y_row_stride", c.y_row_stride, sizeof(float));
-    check_not_negative(c, "y_slot_stride", c.y_slot_stride, sizeof(float));
+    // One test for the usual case: the sign bit of any stride.
+    const int64_t ids_stride = c.routed ? c.ids_row_stride : 0, gates_stride = c.gates ? c.gates_row_stride : 0;
+    if ((c.x_row_stride | c.x_slot_stride | ids_stride | gates_stride | c.y_row_stride | c.y_slot_stride) < 0) {
+        check_not_negative(c, "x_row_stride", c.x_row_stride, sizeof(float));
+        check_not_negative(c, "x_slot_stride", c.x_slot_stride, sizeof(float));
+        check_not_negative(c, "ids_row_stride", ids_stride, sizeof(int32_t));
+        check_not_negative(c, "gates_row_stride", gates_stride, sizeof(float));
+        check_not_negative(c, "y_row_stride", c.y_row_stride, sizeof(float));
+        check_not_negative(c, "y_slot_stride", c.y_slot_stride, sizeof(float));
+    }
 
     if (c.x_row_stride < in)
         fail(SKN_E_INVALID_ARGUMENT, "x_row_stride {} is smaller than a row of {} inputs{}",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dispatch/matmul_id.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,9 @@ void matmul_wt_id(Context& ctx, const MatmulCall& call, const View& w, const Mat
     std::vector<ExpertBatch> batches = choose_experts(ctx, call, w, groups, act, opts, &fallback_reason);
     const int64_t tasks = plan_tasks(batches, out);
 
-    Stopwatch clock;
+    // Timed for the KERNEL event only: an untraced call reads no clock.
+    std::optional<Stopwatch> clock;
+    if (ctx.trace().enabled()) clock.emplace();
     bool decode_too = false, several_rows = false;
     for (const ExpertBatch& b : batches) {
         decode_too |= (b.kernel->needs & kNeedsFloat) != 0;
@@ -70,7 +73,7 @@ void matmul_wt_id(Context& ctx, const MatmulCall& call, const View& w, const Mat
     run_batches(ctx, batches, tasks, xa, rows, out, in, gathered);
 
     if (!ctx.trace().enabled()) return;
-    const int64_t ns = clock.nanoseconds();
+    const int64_t ns = clock ? clock->nanoseconds() : 0;
     const ExpertBatch& first = batches.front();
     if (!fallback_reason.empty())
         emit_kernel_event(ctx, SKN_TRACE_FALLBACK, *first.kernel, fallback_reason, first.w, groups.total, ns);
