@@ -32,14 +32,12 @@ std::vector<ExpertBatch> choose_experts(const Context& ctx, const MatmulCall& ca
         if (groups.start[e + 1] == groups.start[e]) continue;
         ChosenWeight chosen = choose_weight(ctx, with_layout(w, select(l, 0, e)), act, opts, e);
         if (fallback_reason->empty()) *fallback_reason = std::move(chosen.fallback_reason);
-        ExpertBatch b;
-        b.expert = e;
-        b.w = std::move(chosen.w);
-        b.kernel = chosen.kernel;
-        b.bias = call.bias != nullptr ? call.bias + e * out : nullptr;
-        b.first = groups.start[e];
-        b.rows = groups.start[e + 1] - groups.start[e];
-        used.push_back(std::move(b));
+        used.push_back(ExpertBatch{.expert = e,
+                                   .w = std::move(chosen.w),
+                                   .kernel = chosen.kernel,
+                                   .bias = call.bias != nullptr ? call.bias + e * out : nullptr,
+                                   .first = groups.start[e],
+                                   .rows = groups.start[e + 1] - groups.start[e]});
     }
     return used;
 }
