@@ -3,12 +3,9 @@
 #include "capi/guard.hpp"
 #include "capi/handles.hpp"
 
-#include <fmt/format.h>
-
+#include <cstddef>
 #include <cstdint>
-#include <string>
 
-#include "runtime/checked.hpp"
 #include "dispatch/matmul.hpp"
 #include "dispatch/matmul_id.hpp"
 #include "layout/orientation.hpp"
@@ -30,87 +27,41 @@ skn_core::Context& context_of(skn_context* c) {
     return c->ctx;
 }
 
-// The bytes x or y spans, computed with checked arithmetic before the core
-// compares ranges or computes row addresses: an overflowing product would
-// otherwise wrap into a small, valid-looking span (or an address before the
-// buffer) and pass every later check. `rows`, `stride` and `width` are the
-// caller's; the names make the message name the argument at fault.
-void check_span(const float* p, int64_t rows, int64_t stride, int64_t width, const char* rows_name,
-                const char* stride_name, const char* width_name, const char* buffer) {
-    using skn_core::checked_add;
-    using skn_core::checked_mul;
-    // The usual case, checked without building the messages (formatting them
-    // cost more than a small GEMV).
-    int64_t last_elem = 0, elems_ok = 0, bytes_ok = 0;
-    uintptr_t end = 0;
-    if (!__builtin_mul_overflow(rows - 1, stride, &last_elem) && !__builtin_add_overflow(last_elem, width, &elems_ok) &&
-        !__builtin_mul_overflow(elems_ok, int64_t(sizeof(float)), &bytes_ok) &&
-        !__builtin_add_overflow(reinterpret_cast<uintptr_t>(p), uintptr_t(bytes_ok), &end))
-        return;
-    const std::string last = fmt::format("({} - 1) * {}", rows_name, stride_name);
-    const int64_t elems = checked_add(checked_mul(rows - 1, stride, last), width, last + " + " + width_name);
-    const int64_t bytes = checked_mul<int64_t>(elems, int64_t(sizeof(float)),
-                                               fmt::format("({} + {}) * sizeof(float)", last, width_name));
-    (void)checked_add<uintptr_t>(reinterpret_cast<uintptr_t>(p), uintptr_t(bytes),
-                                 fmt::format("the end of {} ({} rows of {})", buffer, rows_name, stride_name));
+// A byte stride of skn_routed_matmul in elements of elem_bytes: whole
+// elements only (a float or an int32 split across a stride would be read
+// misaligned and from two neighbours).
+int64_t elements_of(int64_t bytes, size_t elem_bytes, const char* name) {
+    if (bytes % int64_t(elem_bytes) != 0)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "{} {} bytes is not a multiple of {}: rows and slots start on whole {}",
+                       name, bytes, elem_bytes, elem_bytes == sizeof(float) ? "floats" : "int32 ids");
+    return bytes / int64_t(elem_bytes);
 }
 
-void check_matmul_sizes(const float* x, int64_t x_rows, int64_t x_row_stride, const skn_core::View& w, const float* y,
-                        int64_t y_row_stride) {
-    const skn_core::Layout& l = w.layout;
-    if (x == nullptr || y == nullptr || l.rank != 2) return;  // the core reports these
-    const int64_t out = l.shape[0], in = l.shape[1];
-    if (x_rows < 1) skn_core::fail(SKN_E_INVALID_ARGUMENT, "x_rows is {}: at least one activation row is needed", x_rows);
-    if (x_row_stride < in)
-        skn_core::fail(SKN_E_INVALID_ARGUMENT, "x_row_stride {} is smaller than a row of {} inputs", x_row_stride, in);
-    if (y_row_stride < out)
-        skn_core::fail(SKN_E_INVALID_ARGUMENT, "y_row_stride {} is smaller than a row of {} outputs", y_row_stride, out);
-    check_span(x, x_rows, x_row_stride, in, "x_rows", "x_row_stride", "in", "x");
-    check_span(y, x_rows, y_row_stride, out, "x_rows", "y_row_stride", "out", "y");
-}
+constexpr size_t kRoutedV1Size = offsetof(skn_routed_matmul, y_slot_stride) + sizeof(int64_t);
 
-// check_span for a buffer addressed by row and slot: (rows - 1) * row_stride
-// + (k - 1) * slot_stride + width elements of elem_bytes each.
-void check_routed_span(const void* p, size_t elem_bytes, int64_t rows, int64_t row_stride, int64_t k,
-                       int64_t slot_stride, int64_t width, const char* row_stride_name, const char* slot_stride_name,
-                       const char* width_name, const char* buffer) {
-    using skn_core::checked_add;
-    using skn_core::checked_mul;
-    const std::string by_row = fmt::format("(x_rows - 1) * {}", row_stride_name);
-    const std::string by_slot = fmt::format("(k - 1) * {}", slot_stride_name);
-    const std::string sum = fmt::format("{} + {} + {}", by_row, by_slot, width_name);
-    const int64_t elems = checked_add(checked_add(checked_mul(rows - 1, row_stride, by_row),
-                                                  checked_mul(k - 1, slot_stride, by_slot), sum),
-                                      width, sum);
-    const int64_t bytes = checked_mul<int64_t>(elems, int64_t(elem_bytes), fmt::format("({}) * {}", sum, elem_bytes));
-    (void)checked_add<uintptr_t>(reinterpret_cast<uintptr_t>(p), uintptr_t(bytes),
-                                 fmt::format("the end of {} ({})", buffer, sum));
-}
-
-// The spans matmul_wt_id addresses, checked before the core computes any of
-// them. Arguments the core refuses anyway (NULL, counts below 1, negative
-// strides, a weight that is not rank 3) are left to its messages.
-void check_matmul_id_sizes(const float* x, int64_t x_rows, int64_t x_row_stride, int64_t x_slot_stride,
-                           const int32_t* ids, int64_t k, int64_t ids_row_stride, const float* gates,
-                           int64_t gates_row_stride, const skn_core::View& w, const float* y, int64_t y_row_stride,
-                           int64_t y_slot_stride) {
-    const skn_core::Layout& l = w.layout;
-    if (x == nullptr || y == nullptr || ids == nullptr || l.rank != 3 || x_rows < 1 || k < 1) return;
-    if (x_row_stride < 0 || x_slot_stride < 0 || ids_row_stride < 0 || (gates != nullptr && gates_row_stride < 0) ||
-        y_row_stride < 0 || y_slot_stride < 0)
-        skn_core::fail(SKN_E_INVALID_ARGUMENT,
-                       "a stride is negative (x_row_stride {}, x_slot_stride {}, ids_row_stride {}, "
-                       "gates_row_stride {}, y_row_stride {}, y_slot_stride {}): rows and slots go forward",
-                       x_row_stride, x_slot_stride, ids_row_stride, gates_row_stride, y_row_stride, y_slot_stride);
-    const int64_t out = l.shape[1], in = l.shape[2];
-    check_routed_span(x, sizeof(float), x_rows, x_row_stride, k, x_slot_stride, in, "x_row_stride", "x_slot_stride",
-                      "in", "x");
-    check_routed_span(y, sizeof(float), x_rows, y_row_stride, k, y_slot_stride, out, "y_row_stride", "y_slot_stride",
-                      "out", "y");
-    check_routed_span(ids, sizeof(int32_t), x_rows, ids_row_stride, 1, 0, k, "ids_row_stride", "0", "k", "ids");
-    if (gates != nullptr)
-        check_routed_span(gates, sizeof(float), x_rows, gates_row_stride, 1, 0, k, "gates_row_stride", "0", "k",
-                          "gates");
+skn_core::MatmulCall to_call(const skn_routed_matmul* a) {
+    require_non_null(a, "args");
+    if (a->struct_size < kRoutedV1Size)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT, "args->struct_size is {}: set it to sizeof(skn_routed_matmul) ({})",
+                       a->struct_size, sizeof(skn_routed_matmul));
+    return skn_core::MatmulCall{
+        .routed = true,
+        .x = a->x,
+        .n = a->x_rows,
+        .x_row_stride = elements_of(a->x_row_stride, sizeof(float), "x_row_stride"),
+        .x_slots = a->x_slots,
+        .x_slot_stride = elements_of(a->x_slot_stride, sizeof(float), "x_slot_stride"),
+        .ids = a->ids,
+        .k = a->k,
+        .ids_row_stride = elements_of(a->ids_row_stride, sizeof(int32_t), "ids_row_stride"),
+        .gates = a->gates,
+        .gates_row_stride =
+            a->gates != nullptr ? elements_of(a->gates_row_stride, sizeof(float), "gates_row_stride") : 0,
+        .bias = a->bias,
+        .y = a->y,
+        .y_row_stride = elements_of(a->y_row_stride, sizeof(float), "y_row_stride"),
+        .y_slot_stride = elements_of(a->y_slot_stride, sizeof(float), "y_slot_stride"),
+        .byte_strides = true};
 }
 
 constexpr size_t kOptionsV1Size = offsetof(skn_matmul_options, scope) + sizeof(skn_scope*);
@@ -173,7 +124,6 @@ SKN_API skn_status skn_matmul_wt(skn_context* ctx, const float* x, int64_t x_row
     return guarded([&] {
         skn_core::Context& c = context_of(ctx);
         require_non_null(w, "w");
-        check_matmul_sizes(x, x_rows, x_row_stride, w->view, y, y_row_stride);
         skn_core::matmul_wt(c, x, x_rows, x_row_stride, w->view, bias, y, y_row_stride, to_options(opts));
     });
 }
@@ -186,16 +136,33 @@ SKN_API skn_status skn_matmul_wt_id(skn_context* ctx, const float* x, int64_t x_
     return guarded([&] {
         skn_core::Context& c = context_of(ctx);
         require_non_null(w, "w");
-        check_matmul_id_sizes(x, x_rows, x_row_stride, x_slot_stride, ids, k, ids_row_stride, gates,
-                              gates_row_stride, w->view, y, y_row_stride, y_slot_stride);
-        skn_core::ExpertRouting route;
-        route.ids = ids;
-        route.k = k;
-        route.ids_stride = ids_row_stride;
-        route.gates = gates;
-        route.gates_stride = gates_row_stride;
-        skn_core::matmul_wt_id(c, x, x_rows, x_row_stride, x_slot_stride, route, w->view, bias, y, y_row_stride,
-                               y_slot_stride, to_options(opts));
+        // x_slot_stride 0: every slot reads the row; else each slot its own.
+        const skn_core::MatmulCall call{.routed = true,
+                                        .x = x,
+                                        .n = x_rows,
+                                        .x_row_stride = x_row_stride,
+                                        .x_slots = x_slot_stride == 0 ? 1 : k,
+                                        .x_slot_stride = x_slot_stride,
+                                        .ids = ids,
+                                        .k = k,
+                                        .ids_row_stride = ids_row_stride,
+                                        .gates = gates,
+                                        .gates_row_stride = gates_row_stride,
+                                        .bias = bias,
+                                        .y = y,
+                                        .y_row_stride = y_row_stride,
+                                        .y_slot_stride = y_slot_stride};
+        skn_core::matmul_wt_id(c, call, w->view, to_options(opts));
+    });
+}
+
+SKN_API skn_status skn_matmul_wt_id_ex(skn_context* ctx, const skn_routed_matmul* args,
+                                       const skn_matmul_options* opts) {
+    return guarded([&] {
+        skn_core::Context& c = context_of(ctx);
+        const skn_core::MatmulCall call = to_call(args);
+        require_non_null(args->w, "args->w");
+        skn_core::matmul_wt_id(c, call, args->w->view, to_options(opts));
     });
 }
 

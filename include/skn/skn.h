@@ -1360,8 +1360,9 @@ SKN_API skn_status skn_context_set_isa(skn_context* ctx, skn_isa cap);
  * refused naming its position); exact precision propagates them as IEEE does.
  * opts NULL means defaults.
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL pointers, x_rows < 1, strides
- * smaller than a row, y overlapping x, a weight that is not [out, in],
- * prepack_weights without a scope); SKN_E_UNSUPPORTED (strict and only a
+ * negative or smaller than a row, sizes whose products overflow, y
+ * overlapping x or bias, a weight that is not [out, in], prepack_weights
+ * without a scope); SKN_E_UNSUPPORTED (strict and only a
  * fallback was possible: the message says what was wanted and why);
  * SKN_E_OUT_OF_MEMORY. */
 SKN_API skn_status skn_matmul_wt(skn_context* ctx, const float* x, int64_t x_rows, int64_t x_row_stride,
@@ -1421,6 +1422,62 @@ SKN_API skn_status skn_matmul_wt_id(skn_context* ctx, const float* x, int64_t x_
                                     const float* gates, int64_t gates_row_stride, const skn_view* w,
                                     const float* bias, float* y, int64_t y_row_stride, int64_t y_slot_stride,
                                     const skn_matmul_options* opts);
+/* The operands of skn_matmul_wt_id_ex: an expert-routed matmul described as
+ * ggml describes mul_mat_id, with strides in BYTES (ggml's nb) and the number
+ * of distinct activation slots per row (ggml's b->ne[1]). Zero-initialise it,
+ * set struct_size = sizeof(skn_routed_matmul), then the fields; a later 1.x
+ * may append fields (a struct_size that ends before a field means its
+ * default). For row i < x_rows, slot s < k and e = ids[i, s]:
+ *     y[i, s][o] = gates[i, s] * (sum_c x[i, s % x_slots][c] * W[e, o, c] + bias[e * out + o])
+ * where, in bytes from the buffer's start,
+ *     x[i, j]    is at x     + i * x_row_stride     + j * x_slot_stride (in floats, contiguous),
+ *     ids[i, s]  is at ids   + i * ids_row_stride   + s * 4,
+ *     gates[i, s] is at gates + i * gates_row_stride + s * 4,
+ *     y[i, s]    is at y     + i * y_row_stride     + s * y_slot_stride (out floats, contiguous).
+ * Every stride is a multiple of 4 (whole floats and int32s) and not negative. */
+typedef struct skn_routed_matmul {
+    size_t struct_size;        /* sizeof(skn_routed_matmul) */
+    const skn_view* w;         /* stacked expert weight [E, out, in], as for skn_matmul_wt_id */
+    const float* x;            /* activations */
+    int64_t x_rows;            /* rows (tokens), >= 1 */
+    /* Distinct activation slots per row, 1..k and dividing k: slot s of a row
+     * reads its activation slot s % x_slots. 1: every slot reads the row (the
+     * gate and up projections; ggml's b->ne[1] = 1); k: each slot its own (the
+     * down projection); a divisor between: ggml's partial broadcast. */
+    int64_t x_slots;
+    int64_t x_row_stride;      /* bytes, >= in * 4 (ggml's b->nb[2]) */
+    /* bytes (ggml's b->nb[1]): >= in * 4 when x_slots > 1; with x_slots = 1,
+     * 0 or >= in * 4 (not read) */
+    int64_t x_slot_stride;
+    const int32_t* ids;        /* expert ids, k contiguous per row */
+    int64_t k;                 /* slots (experts) per row, >= 1 */
+    int64_t ids_row_stride;    /* bytes, >= k * 4 (ggml's ids->nb[1]) */
+    const float* gates;        /* NULL (no multiply) or k contiguous floats per row */
+    int64_t gates_row_stride;  /* bytes, >= k * 4 when gates is not NULL */
+    const float* bias;         /* NULL or E * out floats, expert e's at bias + e * out */
+    float* y;                  /* outputs */
+    int64_t y_row_stride;      /* bytes (ggml's dst->nb[2]) */
+    int64_t y_slot_stride;     /* bytes (ggml's dst->nb[1]); read when k > 1 */
+} skn_routed_matmul;
+
+/* skn_matmul_wt_id over an skn_routed_matmul: the same computation, kernels,
+ * bits, trace events and contract (see skn_matmul_wt_id), with byte strides
+ * and x_slots. skn_matmul_wt_id(..., x_slot_stride, ...) is this call with
+ * x_slots = 1 when x_slot_stride is 0, else x_slots = k, and every stride
+ * times 4. The outputs of two (row, slot) pairs must not overlap (y_slot_stride
+ * >= out * 4 and y_row_stride >= (k - 1) * y_slot_stride + out * 4, or the
+ * slot-major nesting); y must not overlap x, gates or bias. args, w and the
+ * buffers are borrowed for the call only; only y is written. opts NULL means
+ * defaults. docs/kernels.md shows the fields filled from ggml's tensors.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (what skn_matmul_wt_id refuses, and:
+ * args NULL or its struct_size smaller than the 1.0 struct, x_slots outside
+ * 1..k or not dividing k, a stride that is not a multiple of 4: the message
+ * names the field and shows strides in bytes); SKN_E_UNSUPPORTED (strict and
+ * an expert could only fall back); SKN_E_OUT_OF_MEMORY. Nothing is written on
+ * error. */
+SKN_API skn_status skn_matmul_wt_id_ex(skn_context* ctx, const skn_routed_matmul* args,
+                                       const skn_matmul_options* opts);
+
 
 /* Prepare a weight for skn_matmul_wt once, at load: check it is [out, in]
  * (skn_require_out_in), then return it in the block order that is fastest

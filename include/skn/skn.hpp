@@ -618,6 +618,14 @@ public:
         return y;
     }
 
+    /* Expert-routed matmul described as ggml describes mul_mat_id: byte
+     * strides and x_slots (skn_matmul_wt_id_ex; args.struct_size is set here). */
+    void matmul_wt_id(skn_routed_matmul args, const MatmulOptions& options = MatmulOptions()) {
+        args.struct_size = sizeof args;
+        const skn_matmul_options o = options.to_c();
+        check(skn_matmul_wt_id_ex(ctx_, &args, &o));
+    }
+
     /* The weight in the order this context's best kernel reads (see skn.h). */
     View prepack_for_matmul(const View& w, Scope& scope) {
         skn_view* v = nullptr;

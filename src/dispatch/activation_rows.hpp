@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Fast precision's activation preparation for one matmul call: check x is
-// finite, quantize each row to the kernel's activation format and, for
-// kernels that read floats, decode it back. Done once per call, split over
-// the context's threads by (row, block range) so a large batch does not
-// quantize on one thread while the others wait.
+// Step 3 of a matmul call (matmul_call.hpp): the activation rows of its
+// batch, once per call. Fast precision checks that they are finite,
+// quantizes each to the kernel's activation format and, for kernels that
+// read floats, decodes it back; exact precision reads x as it is (dense) or
+// gathers the routed rows. The work is split over the context's threads by
+// (batch position, block range), so a large batch does not quantize on one
+// thread while the others wait. A dense batch's positions are x's rows; a
+// routed one's are the slots grouped by expert (BatchRows).
 #pragma once
 
 #include <cstddef>
@@ -11,14 +14,18 @@
 #include <string>
 
 #include "dispatch/context.hpp"
+#include "dispatch/matmul_call.hpp"
 #include "formats/format.hpp"
 
 namespace skn_core {
 
-struct QuantizedActivations {
-    const uint8_t* xq = nullptr;  // n rows of row_bytes each
-    size_t row_bytes = 0;
-    const float* xf = nullptr;    // n rows of `in` floats (decode_too only)
+// The batch's activations as kernels read them (MatmulArgs): position p's
+// row at xf + p * xf_stride and xq + p * xq_stride.
+struct PreparedActivations {
+    const float* xf = nullptr;  // exact: x or the gathered rows; fast: decoded rows (decode_too only)
+    int64_t xf_stride = 0;      // floats
+    const uint8_t* xq = nullptr;  // fast: rows quantized to the activation format
+    size_t xq_stride = 0;         // bytes
 };
 
 // True when no element of p[0, n) is an infinity or a NaN (vectorized: a
@@ -29,9 +36,12 @@ bool all_finite(const float* p, int64_t n);
 // or an infinity: fast precision cannot quantize it.
 [[noreturn]] void refuse_non_finite_activation(int64_t row, int64_t col, const std::string& slot, float value);
 
-// Throws SKN_E_INVALID_ARGUMENT naming the first non-finite activation
-// (lowest row, then lowest column), whatever the thread split.
-QuantizedActivations quantize_activations(Context& ctx, const FormatTraits& act, const float* x, int64_t n,
-                                          int64_t x_stride, int64_t in, bool decode_too);
+// `act` is the kernels' activation format (F32: exact precision). Fast
+// precision throws SKN_E_INVALID_ARGUMENT naming the first non-finite
+// activation (lowest row, then activation slot, then column; the slot is
+// named when the call has more than one per row), whatever the thread split.
+// Scratch is the context's; a dense exact call copies nothing.
+PreparedActivations prepare_activations(Context& ctx, FormatId act, const BatchRows& rows, int64_t in,
+                                        bool decode_too);
 
 }  // namespace skn_core

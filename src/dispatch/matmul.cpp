@@ -2,13 +2,14 @@
 #include "dispatch/matmul.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "dispatch/activation_rows.hpp"
+#include "dispatch/matmul_tasks.hpp"
 #include "dispatch/order_preference.hpp"
-#include "layout/orientation.hpp"
 #include "layout/prepack.hpp"
 #include "runtime/error.hpp"
 
@@ -89,29 +90,6 @@ void emit_kernel_event(const Context& ctx, skn_trace_kind kind, const Kernel& k,
     ctx.trace().emit(e);
 }
 
-namespace {
-
-void check_args(const float* x, int64_t n, int64_t x_stride, const View& w, float* y, int64_t y_stride) {
-    if (x == nullptr || y == nullptr) fail(SKN_E_INVALID_ARGUMENT, "x and y must not be NULL");
-    const Layout& l = w.layout;
-    if (l.rank != 2)
-        fail(SKN_E_INVALID_ARGUMENT, "matmul_wt takes a rank-2 weight [out, in]; this one is {}", l.describe());
-    const int64_t out = l.shape[0], in = l.shape[1];
-    require_out_in(out, in, *l.format);
-    if (n < 1) fail(SKN_E_INVALID_ARGUMENT, "x_rows is {}: at least one activation row is needed", n);
-    if (x_stride < in)
-        fail(SKN_E_INVALID_ARGUMENT, "x_row_stride {} is smaller than a row of {} inputs", x_stride, in);
-    if (y_stride < out)
-        fail(SKN_E_INVALID_ARGUMENT, "y_row_stride {} is smaller than a row of {} outputs", y_stride, out);
-    const auto* xb = reinterpret_cast<const char*>(x);
-    const auto* yb = reinterpret_cast<const char*>(y);
-    const auto x_end = xb + size_t((n - 1) * x_stride + in) * sizeof(float);
-    const auto y_end = yb + size_t((n - 1) * y_stride + out) * sizeof(float);
-    if (xb < y_end && yb < x_end) fail(SKN_E_INVALID_ARGUMENT, "y overlaps x: the output must not alias the input");
-}
-
-}  // namespace
-
 FormatId activation_for(const FormatTraits& f, Precision p) {
     return p == Precision::Exact ? FormatId::F32 : f.activation;
 }
@@ -131,60 +109,50 @@ BlockOrder preferred_order(const Context& ctx, const View& w) {
     return l.order;
 }
 
-void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const View& w_in, const float* bias,
-               float* y, int64_t y_stride, const MatmulOptions& opts) {
-    check_args(x, n, x_stride, w_in, y, y_stride);
-    const FormatTraits& f = *w_in.layout.format;
-    const FormatId act = activation_for(f, opts.precision);
-    KernelChoice choice = choose_kernel(ctx, w_in, act, opts);
-    if (!choice.fallback_reason.empty() && opts.strict) fail(SKN_E_UNSUPPORTED, "strict: {}", choice.fallback_reason);
-
-    View w = w_in;
+ChosenWeight choose_weight(const Context& ctx, const View& w, FormatId act, const MatmulOptions& opts,
+                           int64_t expert) {
+    KernelChoice choice = choose_kernel(ctx, w, act, opts);
+    if (!choice.fallback_reason.empty() && opts.strict) {
+        if (expert < 0) fail(SKN_E_UNSUPPORTED, "strict: {}", choice.fallback_reason);
+        fail(SKN_E_UNSUPPORTED, "strict: expert {}: {}", expert, choice.fallback_reason);
+    }
+    ChosenWeight chosen{w, choice.kernel, std::move(choice.fallback_reason)};
     if (choice.relayout) {
         if (opts.scope == nullptr)
             fail(SKN_E_INVALID_ARGUMENT, "prepack_weights needs a scope to allocate the relayout in (options.scope)");
-        const BlockOrder to = w_in.layout.order == BlockOrder::RowMajor ? BlockOrder::InputBlockMajor : BlockOrder::RowMajor;
-        prepack(w_in, to, opts.scope, ctx.trace(), &w);
+        const BlockOrder to = w.layout.order == BlockOrder::RowMajor ? BlockOrder::InputBlockMajor : BlockOrder::RowMajor;
+        prepack(w, to, opts.scope, ctx.trace(), &chosen.w);
     }
+    return chosen;
+}
 
-    Stopwatch clock;
-    const Kernel& k = *choice.kernel;
+void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const View& w, const float* bias, float* y,
+               int64_t y_stride, const MatmulOptions& opts) {
+    const MatmulCall call{.x = x, .n = n, .x_row_stride = x_stride, .bias = bias, .y = y, .y_row_stride = y_stride};
+    validate_call(call, w);
+    const FormatId act = activation_for(*w.layout.format, opts.precision);
+    ChosenWeight chosen = choose_weight(ctx, w, act, opts);
+
+    // Timed for the KERNEL event only: an untraced call reads no clock.
+    std::optional<Stopwatch> clock;
+    if (ctx.trace().enabled()) clock.emplace();
     const int64_t out = w.layout.shape[0], in = w.layout.shape[1];
-    MatmulArgs a;
-    a.w = &w;
-    a.out = out;
-    a.in = in;
-    a.n = n;
-    a.bias = bias;
-    a.y = y;
-    a.y_stride = y_stride;
-    if (act == FormatId::F32) {
-        a.xf = x;
-        a.xf_stride = x_stride;
-    } else {
-        // Fast precision: check and quantize each activation row once, into
-        // scratch, on the context's threads.
-        const QuantizedActivations q =
-            quantize_activations(ctx, *find_format(act), x, n, x_stride, in, (k.needs & kNeedsFloat) != 0);
-        a.xq = q.xq;
-        a.xq_stride = q.row_bytes;
-        if (q.xf != nullptr) {
-            a.xf = q.xf;
-            a.xf_stride = in;
-        }
-    }
+    ExpertBatch batch{.w = std::move(chosen.w), .kernel = chosen.kernel, .bias = bias, .rows = n};
+    const int64_t tasks = plan_tasks({&batch, 1}, out);
+    const BatchRows rows{&call, nullptr, n};
+    const PreparedActivations xa = prepare_activations(ctx, act, rows, in, (batch.kernel->needs & kNeedsFloat) != 0);
+    run_batches(ctx, {&batch, 1}, tasks, xa, rows, out, in, nullptr);
 
-    const TaskRows split = task_rows(k, n, out);
-    ctx.run(split.count, [&](int64_t t) { k.fn(a, split.begin(t), split.end(t, out)); });
-
-    const int64_t ns = clock.nanoseconds();
-    if (!choice.fallback_reason.empty()) emit_kernel_event(ctx, SKN_TRACE_FALLBACK, k, choice.fallback_reason, w, n, ns);
     // The detail text is built only for a sink: formatting it costs more
     // than a small GEMV.
-    if (ctx.trace().enabled())
-        emit_kernel_event(ctx, SKN_TRACE_KERNEL, k,
-                          fmt::format("{} on {} [{}, {}] x {} rows", k.name, w.layout.describe(), out, in, n), w, n,
-                          ns);
+    if (!ctx.trace().enabled()) return;
+    const int64_t ns = clock ? clock->nanoseconds() : 0;
+    const Kernel& k = *batch.kernel;
+    if (!chosen.fallback_reason.empty())
+        emit_kernel_event(ctx, SKN_TRACE_FALLBACK, k, chosen.fallback_reason, batch.w, n, ns);
+    emit_kernel_event(ctx, SKN_TRACE_KERNEL, k,
+                      fmt::format("{} on {} [{}, {}] x {} rows", k.name, batch.w.layout.describe(), out, in, n),
+                      batch.w, n, ns);
 }
 
 }  // namespace skn_core

@@ -1,25 +1,17 @@
 // SPDX-License-Identifier: MIT
-// matmul_wt: choose a kernel for the weight's key, make every choice visible
-// (kernel / fallback / adapter events), prepare activations once, and split
-// the output rows over the context's threads.
+// matmul_wt, the dense front on the steps of matmul_call.hpp, and step 2 of
+// every call: choosing a weight's kernel, visibly (kernel / fallback /
+// adapter events), and relaying the weight out when that choice asks for it.
 #pragma once
 
 #include <string>
 
 #include "dispatch/context.hpp"
+#include "dispatch/matmul_call.hpp"
 #include "layout/scope.hpp"
 #include "layout/view.hpp"
 
 namespace skn_core {
-
-enum class Precision : int32_t { Fast = 0, Exact = 1 };
-
-struct MatmulOptions {
-    Precision precision = Precision::Fast;
-    bool prepack_weights = false;
-    bool strict = false;
-    Scope* scope = nullptr;
-};
 
 // How a weight runs: the kernel, whether the weight is relaid out to the
 // other order first (prepack_weights), and, when the reference runs although
@@ -32,6 +24,20 @@ struct KernelChoice {
 };
 
 KernelChoice choose_kernel(const Context& ctx, const View& w, FormatId act, const MatmulOptions& opts);
+
+// Step 2 of a call: the kernel choose_kernel picks for the rank-2 weight `w`
+// and the weight it reads: `w` itself, or its copy in the other order in
+// opts.scope (an ADAPTER event) when the choice relays it out. A fallback is
+// refused (SKN_E_UNSUPPORTED) under opts.strict, naming `expert` when it is
+// a routed call's expert slice (>= 0).
+struct ChosenWeight {
+    View w;
+    const Kernel* kernel = nullptr;
+    std::string fallback_reason;  // non-empty: the reference runs although SIMD was allowed
+};
+
+ChosenWeight choose_weight(const Context& ctx, const View& w, FormatId act, const MatmulOptions& opts,
+                           int64_t expert = -1);
 
 // A KERNEL or FALLBACK event for kernel `k` over the rank-2 weight `w` and n
 // activation rows (nothing when the context has no trace sink).

@@ -25,6 +25,7 @@
 
 #include "check.h"
 #include "skn/skn.h"
+#include "routed_helpers.h"
 
 enum { E = 6, MAX_N = 32 };
 
@@ -87,39 +88,8 @@ static void make_routing(struct problem* p) {
         }
 }
 
-/* A stacked weight [E, out, in] of `format` in `order`, and its decoded floats. */
-static skn_view* make_weight(skn_format format, int64_t out, int64_t in, skn_block_order order, skn_scope* scope,
-                             unsigned char** bytes, float* decoded) {
-    const int64_t rows = E * out;
-    float* w = malloc((size_t)(rows * in) * sizeof(float));
-    size_t nb = 0;
-    CHECK(skn_quantized_size(format, rows, in, &nb) == SKN_OK);
-    *bytes = malloc(nb);
-    if (w == NULL || *bytes == NULL) exit(1);
-    for (int64_t i = 0; i < rows * in; ++i) w[i] = sinf((float)i * 0.0137f + (float)(i / in) * 0.31f) * (float)(1 + i % 3);
-    CHECK(skn_quantize(format, w, rows, in, *bytes, nb) == SKN_OK);
-    CHECK(skn_dequantize(format, *bytes, nb, rows, in, decoded, (size_t)(rows * in)) == SKN_OK);
-    free(w);
-    const int64_t shape[3] = {E, out, in};
-    skn_view* v = NULL;
-    CHECK(skn_view_from_bytes(*bytes, nb, format, shape, 3, SKN_ORDER_ROW_MAJOR, &v) == SKN_OK);
-    if (order == SKN_ORDER_ROW_MAJOR) return v;
-    skn_view* packed = NULL;
-    CHECK(skn_view_prepack(v, order, scope, NULL, NULL, &packed) == SKN_OK);
-    skn_view_release(v);
-    return packed;
-}
-
 static const float* x_row(const struct problem* p, int64_t i, int64_t s) {
     return p->x + i * p->x_row_stride + s * p->x_slot_stride;
-}
-
-static skn_matmul_options options(skn_precision precision) {
-    skn_matmul_options o;
-    memset(&o, 0, sizeof o);
-    o.struct_size = sizeof o;
-    o.precision = precision;
-    return o;
 }
 
 /* y of skn_matmul_wt_id in [n, k, out] with padded strides. */
@@ -269,7 +239,7 @@ static void run_format(skn_context* ctx, struct trace_state* tr, skn_format form
         for (int64_t i = 0; i < E * out; ++i) bias[i] = 0.5f - 0.0625f * (float)(i % 17);
         for (int64_t i = 0; i < MAX_N * (E * in + 3); ++i) x[i] = cosf((float)i * 0.0291f) * (float)(1 + i % 4);
         unsigned char* bytes = NULL;
-        skn_view* w_rm = make_weight(format, out, in, SKN_ORDER_ROW_MAJOR, scope, &bytes, decoded);
+        skn_view* w_rm = make_stacked_weight(format, E, out, in, SKN_ORDER_ROW_MAJOR, scope, &bytes, decoded);
         skn_view* w_ibm = NULL;
         if (fp.is_block_quantized)
             CHECK(skn_view_prepack(w_rm, SKN_ORDER_INPUT_BLOCK_MAJOR, scope, NULL, NULL, &w_ibm) == SKN_OK);

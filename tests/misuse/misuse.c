@@ -631,6 +631,79 @@ static void case_matmul_id_misuse(void) {
     skn_view_release(base);
 }
 
+/* skn_matmul_wt_id_ex over the same stack: a struct a careless caller fills
+ * in float units, halfway, or not at all; byte strides that split a float,
+ * x_slots that do not divide k, sizes that overflow. */
+static void case_matmul_id_ex_misuse(void) {
+    const int64_t shape[3] = {2, 2, 96};
+    skn_view* w = NULL;
+    CHECK(skn_view_from_bytes(g_q8, sizeof g_q8, SKN_FORMAT_Q8_0, shape, 3, SKN_ORDER_ROW_MAJOR, &w) == SKN_OK);
+    skn_context* ctx = NULL;
+    CHECK(skn_context_create(&ctx) == SKN_OK);
+    static float x[2 * 2 * 96], y[2 * 2 * 2], gates[4];
+    int32_t ids[4] = {1, 0, 1, 1};
+    skn_routed_matmul a;
+    memset(&a, 0, sizeof a);
+    a.struct_size = sizeof a;
+    a.w = w;
+    a.x = x;
+    a.x_rows = 2;
+    a.x_slots = 1;
+    a.x_row_stride = 96 * 4;
+    a.ids = ids;
+    a.k = 2;
+    a.ids_row_stride = 2 * 4;
+    a.y = y;
+    a.y_row_stride = 4 * 4;
+    a.y_slot_stride = 2 * 4;
+    CHECK(skn_matmul_wt_id_ex(ctx, &a, NULL) == SKN_OK);
+    skn_routed_matmul b = a;
+    CHECK_ERROR(skn_matmul_wt_id_ex(NULL, &a, NULL), SKN_E_INVALID_ARGUMENT, "ctx");
+    CHECK_ERROR(skn_matmul_wt_id_ex(ctx, NULL, NULL), SKN_E_INVALID_ARGUMENT, "args");
+    b.struct_size = 0;
+    CHECK_ERROR(skn_matmul_wt_id_ex(ctx, &b, NULL), SKN_E_INVALID_ARGUMENT, "struct_size");
+    b = a;
+    b.w = NULL;
+    CHECK_ERROR(skn_matmul_wt_id_ex(ctx, &b, NULL), SKN_E_INVALID_ARGUMENT, "args->w");
+    /* Strides in floats where bytes are asked: too small, named in bytes. */
+    b = a;
+    b.x_row_stride = 96;
+    CHECK_ERROR(skn_matmul_wt_id_ex(ctx, &b, NULL), SKN_E_INVALID_ARGUMENT, "x_row_stride 96 bytes");
+    b = a;
+    b.y_row_stride = 4 * 4 + 2;
+    CHECK_ERROR(skn_matmul_wt_id_ex(ctx, &b, NULL), SKN_E_INVALID_ARGUMENT, "not a multiple of 4");
+    b = a;
+    b.ids_row_stride = -4;
+    CHECK_ERROR(skn_matmul_wt_id_ex(ctx, &b, NULL), SKN_E_INVALID_ARGUMENT, "negative");
+    b = a;
+    b.gates = gates;
+    b.gates_row_stride = 3;
+    CHECK_ERROR(skn_matmul_wt_id_ex(ctx, &b, NULL), SKN_E_INVALID_ARGUMENT, "gates_row_stride");
+    for (int64_t slots = -1; slots <= 3; slots += 4) {
+        b = a;
+        b.x_slots = slots;
+        CHECK_ERROR(skn_matmul_wt_id_ex(ctx, &b, NULL), SKN_E_INVALID_ARGUMENT, "x_slots");
+    }
+    b = a;
+    b.x_slots = 2;
+    b.x_slot_stride = 0;
+    CHECK_ERROR(skn_matmul_wt_id_ex(ctx, &b, NULL), SKN_E_INVALID_ARGUMENT, "x_slot_stride");
+    b.x_slot_stride = INT64_MAX - 3;
+    CHECK_ERROR(skn_matmul_wt_id_ex(ctx, &b, NULL), SKN_E_INVALID_ARGUMENT, "x_slot_stride");
+    b = a;
+    b.x_rows = INT64_MAX;
+    CHECK_ERROR(skn_matmul_wt_id_ex(ctx, &b, NULL), SKN_E_INVALID_ARGUMENT, "x_rows");
+    b = a;
+    b.k = INT64_MAX;
+    b.ids_row_stride = INT64_MAX - 3;
+    CHECK_ERROR(skn_matmul_wt_id_ex(ctx, &b, NULL), SKN_E_INVALID_ARGUMENT, NULL);
+    b = a;
+    b.y = x;
+    CHECK_ERROR(skn_matmul_wt_id_ex(ctx, &b, NULL), SKN_E_INVALID_ARGUMENT, "overlap");
+    skn_context_destroy(ctx);
+    skn_view_release(w);
+}
+
 /* ---- files that change under the reader --------------------------------- */
 
 /* A fresh sample file at *path, opened with read_into_memory (the reader's
@@ -1666,6 +1739,7 @@ static const misuse_case k_cases[] = {
     {"narrow_messages", case_narrow_messages, "skn_view_narrow"},
     {"select_messages", case_select_messages, "skn_view_select"},
     {"matmul_id_misuse", case_matmul_id_misuse, "skn_matmul_wt_id skn_prepack_for_matmul"},
+    {"matmul_id_ex_misuse", case_matmul_id_ex_misuse, "skn_matmul_wt_id_ex"},
     {"truncated_under_reader_in_memory", case_truncated_under_reader_in_memory, "skn_gguf_open"},
     {"rewritten_under_reader_in_memory", case_rewritten_under_reader_in_memory, "skn_gguf_open"},
     {"truncated_under_mapped_reader_is_documented", case_truncated_under_mapped_reader_is_documented,

@@ -385,6 +385,53 @@ TEST(MatmulWtFallback, PrepackWeightsEmitsOneAdapterPerCallThatNeedsIt) {
     EXPECT_EQ(preferred_order(ctx, ibm.view), BlockOrder::InputBlockMajor);
 }
 
+// Step 2 of a call, alone: choose_weight gives the kernel and the weight it
+// reads (relaid out into the scope when allowed), and under strict refuses a
+// fallback naming the routed call's expert.
+TEST(MatmulWtChooseWeight, RelaysOutWhenAllowedAndNamesTheExpertUnderStrict) {
+    if (!cpu_runs(SKN_ISA_AVX2)) GTEST_SKIP() << "needs an AVX2 CPU for the pretend SIMD kernel";
+    const Registry reg = registry_with_ibm_simd_only();
+    const FormatTraits& f = *find_format(FormatId::Q4_0);
+    TestWeight rm(f, 9, 3, LayoutClass::BlockedRowMajor, 3);
+    Context ctx;
+    ctx.set_registry(&reg);
+    ctx.set_isa_cap(SKN_ISA_AVX2);
+    Events ev;
+    ctx.set_trace(ev.sink());
+
+    const ChosenWeight fell_back = choose_weight(ctx, rm.view, FormatId::Q8_0, MatmulOptions{});
+    EXPECT_EQ(fell_back.kernel->key.isa, SKN_ISA_SCALAR);
+    EXPECT_EQ(fell_back.w.data, rm.view.data) << "no relayout without prepack_weights";
+    EXPECT_NE(fell_back.fallback_reason.find("ran matmul_wt_q4_0_rm_q8_0_scalar"), std::string::npos);
+    EXPECT_EQ(ev.list.size(), 0u) << "choosing emits no KERNEL or FALLBACK event; the call does";
+
+    Scope scope;
+    MatmulOptions o;
+    o.prepack_weights = true;
+    o.scope = &scope;
+    const ChosenWeight relaid = choose_weight(ctx, rm.view, FormatId::Q8_0, o, 2);
+    EXPECT_EQ(relaid.kernel->name, "matmul_wt_q4_0_ibm_q8_0_avx2");
+    EXPECT_EQ(relaid.w.layout.order, BlockOrder::InputBlockMajor);
+    EXPECT_TRUE(relaid.fallback_reason.empty());
+    EXPECT_EQ(ev.count(SKN_TRACE_ADAPTER), 1);
+    EXPECT_EQ(scope.storage->allocated_bytes(), rm.rm.size());
+
+    MatmulOptions strict;
+    strict.strict = true;
+    for (int64_t expert : {int64_t(-1), int64_t(4)}) {
+        try {
+            choose_weight(ctx, rm.view, FormatId::Q8_0, strict, expert);
+            ADD_FAILURE() << "strict accepted a fallback";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.status(), SKN_E_UNSUPPORTED);
+            const std::string want = expert < 0 ? "strict: wanted" : "strict: expert 4: wanted";
+            EXPECT_EQ(std::string(e.what()).rfind(want, 0), 0u) << e.what();
+        }
+    }
+    o.scope = nullptr;
+    EXPECT_THROW(choose_weight(ctx, rm.view, FormatId::Q8_0, o), Error);
+}
+
 TEST(MatmulWtArguments, BadInputIsRefusedWithAMessage) {
     const FormatTraits& f = *find_format(FormatId::Q8_0);
     TestWeight w(f, 4, 3, LayoutClass::BlockedRowMajor, 1);

@@ -268,6 +268,31 @@ TEST(SknHpp, ExpertSelectAndMatmulWtId) {
             EXPECT_EQ(y[static_cast<std::size_t>((i * 2 + 0) * gi.rows + o)], 2.0f * want);
             EXPECT_EQ(y[static_cast<std::size_t>((i * 2 + 1) * gi.rows + o)], 0.5f * want);
         }
+    // The same through the struct form: byte strides, every slot reading its
+    // row (x_slots 1), y slot-major ([k, x_rows, out]).
+    skn_routed_matmul args{};
+    std::vector<float> y_slot_major(y.size());
+    args.w = stacked.get();
+    args.x = x.data();
+    args.x_rows = gi.x_rows;
+    args.x_slots = 1;
+    args.x_row_stride = gi.cols * 4;
+    args.ids = ids.data();
+    args.k = 2;
+    args.ids_row_stride = 2 * 4;
+    args.gates = gates.data();
+    args.gates_row_stride = 2 * 4;
+    args.y = y_slot_major.data();
+    args.y_row_stride = gi.rows * 4;
+    args.y_slot_stride = gi.x_rows * gi.rows * 4;
+    ctx.matmul_wt_id(args);
+    for (std::int64_t i = 0; i < gi.x_rows; ++i)
+        for (std::int64_t s = 0; s < 2; ++s)
+            for (std::int64_t o = 0; o < gi.rows; ++o)
+                EXPECT_EQ(y_slot_major[static_cast<std::size_t>((s * gi.x_rows + i) * gi.rows + o)],
+                          y[static_cast<std::size_t>((i * 2 + s) * gi.rows + o)]);
+    args.x_slots = 3;
+    EXPECT_THROW(ctx.matmul_wt_id(args), skn::Error);
     ids[1] = 2;  // expert 2 of 2
     try {
         ctx.matmul_wt_id(x, gi.x_rows, ids, 2, stacked);
