@@ -314,6 +314,27 @@ pub struct skn_matmul_options {
     pub scope: *mut skn_scope,
 }
 
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct skn_routed_matmul {
+    pub struct_size: usize,
+    pub w: *const skn_view,
+    pub x: *const f32,
+    pub x_rows: i64,
+    pub x_slots: i64,
+    pub x_row_stride: i64,
+    pub x_slot_stride: i64,
+    pub ids: *const i32,
+    pub k: i64,
+    pub ids_row_stride: i64,
+    pub gates: *const f32,
+    pub gates_row_stride: i64,
+    pub bias: *const f32,
+    pub y: *mut f32,
+    pub y_row_stride: i64,
+    pub y_slot_stride: i64,
+}
+
 pub type skn_log_level = c_int;
 pub const SKN_LOG_TRACE: skn_log_level = 0;
 pub const SKN_LOG_DEBUG: skn_log_level = 1;
@@ -450,6 +471,7 @@ extern "C" {
     pub fn skn_context_set_isa(ctx: *mut skn_context, cap: skn_isa) -> skn_status;
     pub fn skn_matmul_wt(ctx: *mut skn_context, x: *const f32, x_rows: i64, x_row_stride: i64, w: *const skn_view, bias: *const f32, y: *mut f32, y_row_stride: i64, opts: *const skn_matmul_options) -> skn_status;
     pub fn skn_matmul_wt_id(ctx: *mut skn_context, x: *const f32, x_rows: i64, x_row_stride: i64, x_slot_stride: i64, ids: *const i32, k: i64, ids_row_stride: i64, gates: *const f32, gates_row_stride: i64, w: *const skn_view, bias: *const f32, y: *mut f32, y_row_stride: i64, y_slot_stride: i64, opts: *const skn_matmul_options) -> skn_status;
+    pub fn skn_matmul_wt_id_ex(ctx: *mut skn_context, args: *const skn_routed_matmul, opts: *const skn_matmul_options) -> skn_status;
     pub fn skn_prepack_for_matmul(ctx: *mut skn_context, w: *const skn_view, scope: *mut skn_scope, out: *mut *mut skn_view) -> skn_status;
     pub fn skn_kernel_count() -> i32;
     pub fn skn_kernel_name(index: i32) -> *const c_char;
@@ -721,5 +743,29 @@ mod layout {
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).prepack_weights) } as usize - base, C_OFFSETOF_skn_matmul_options_prepack_weights, "prepack_weights");
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).strict) } as usize - base, C_OFFSETOF_skn_matmul_options_strict, "strict");
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).scope) } as usize - base, C_OFFSETOF_skn_matmul_options_scope, "scope");
+    }
+
+    #[test]
+    fn skn_routed_matmul_layout_matches_c() {
+        assert_eq!(core::mem::size_of::<skn_routed_matmul>(), C_SIZEOF_skn_routed_matmul, "sizeof");
+        assert_eq!(core::mem::align_of::<skn_routed_matmul>(), C_ALIGNOF_skn_routed_matmul, "alignof");
+        let v = core::mem::MaybeUninit::<skn_routed_matmul>::uninit();
+        let base = v.as_ptr() as usize;
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).struct_size) } as usize - base, C_OFFSETOF_skn_routed_matmul_struct_size, "struct_size");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).w) } as usize - base, C_OFFSETOF_skn_routed_matmul_w, "w");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).x) } as usize - base, C_OFFSETOF_skn_routed_matmul_x, "x");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).x_rows) } as usize - base, C_OFFSETOF_skn_routed_matmul_x_rows, "x_rows");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).x_slots) } as usize - base, C_OFFSETOF_skn_routed_matmul_x_slots, "x_slots");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).x_row_stride) } as usize - base, C_OFFSETOF_skn_routed_matmul_x_row_stride, "x_row_stride");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).x_slot_stride) } as usize - base, C_OFFSETOF_skn_routed_matmul_x_slot_stride, "x_slot_stride");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).ids) } as usize - base, C_OFFSETOF_skn_routed_matmul_ids, "ids");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).k) } as usize - base, C_OFFSETOF_skn_routed_matmul_k, "k");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).ids_row_stride) } as usize - base, C_OFFSETOF_skn_routed_matmul_ids_row_stride, "ids_row_stride");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).gates) } as usize - base, C_OFFSETOF_skn_routed_matmul_gates, "gates");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).gates_row_stride) } as usize - base, C_OFFSETOF_skn_routed_matmul_gates_row_stride, "gates_row_stride");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).bias) } as usize - base, C_OFFSETOF_skn_routed_matmul_bias, "bias");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).y) } as usize - base, C_OFFSETOF_skn_routed_matmul_y, "y");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).y_row_stride) } as usize - base, C_OFFSETOF_skn_routed_matmul_y_row_stride, "y_row_stride");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).y_slot_stride) } as usize - base, C_OFFSETOF_skn_routed_matmul_y_slot_stride, "y_slot_stride");
     }
 }
