@@ -250,6 +250,12 @@ uint64_t tensor_bytes(std::string_view name, const FormatTraits& format, std::sp
              "tensor \"{}\": {} packs {} elements per block but ne[0] is {} (ne is in file order: ne[0] is the "
              "row length)",
              name, format.name, format.block_elems, ne[0]);
+    if (format.interleaved() && (ne.size() < 2 || ne[1] % format.block_rows != 0))
+        fail(SKN_E_INVALID_ARGUMENT,
+             "tensor \"{}\": {} interleaves {} rows per block, so ne[1] (the row count) must be a multiple of {}; "
+             "it is {} (write it as {})",
+             name, format.name, format.block_rows, format.block_rows, ne.size() < 2 ? 1 : ne[1],
+             find_format(format.interleaves)->name);
     int64_t elements = 1;
     for (int64_t n : ne) elements = checked_mul(elements, n, fmt::format("the element count of tensor \"{}\" (ne)", name));
     return checked_add(checked_mul(uint64_t(elements / format.block_elems), uint64_t(format.block_bytes),
