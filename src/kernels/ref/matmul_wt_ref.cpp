@@ -7,7 +7,9 @@
 // Accumulation order (fixed, so results are bit-identical for either block
 // order and any split of the output rows): for each (i, o), a float partial
 // sum per block over its elements in index order, added to a float
-// accumulator in block order; then the bias.
+// accumulator in block order; then the bias. A row-interleaved format sums
+// by its canonical twin's blocks (BF16_R16: element by element, as dense
+// BF16), so its products are the twin's bit for bit.
 #include <algorithm>
 #include <span>
 #include <vector>
@@ -42,6 +44,8 @@ void matmul_wt_reference(const MatmulArgs& a, int64_t out_begin, int64_t out_end
     // block row are decoded together, each the canonical decoder's floats,
     // so the sums are the canonical format's to the bit.
     const int64_t R = f.block_rows;
+    const FormatTraits& twin = f.interleaved() ? *find_format(f.interleaves) : f;
+    const int64_t sum_be = twin.block_quantized ? twin.block_elems : 1;  // the blocks the sums follow
     thread_local std::vector<float> rows;
     rows.resize(size_t(R * bpr * be));
     thread_local std::vector<float> tile;
@@ -59,7 +63,7 @@ void matmul_wt_reference(const MatmulArgs& a, int64_t out_begin, int64_t out_end
                 std::copy(tile.data() + k * be, tile.data() + (k + 1) * be, rows.data() + (k * bpr + b) * be);
         }
         for (const int64_t end = std::min(out_end, (g + 1) * R); o < end; ++o)
-            dot_rows(a, rows.data() + (o - g * R) * bpr * be, o, bpr, be);
+            dot_rows(a, rows.data() + (o - g * R) * bpr * be, o, bpr * be / sum_be, sum_be);
     }
 }
 
