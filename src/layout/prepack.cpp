@@ -215,6 +215,11 @@ void convert_rows(const FormatTraits& from, const FormatTraits& to, const void* 
     if (src == nullptr || dst == nullptr) fail(SKN_E_INVALID_ARGUMENT, "src and dst must not be NULL");
     require_twins(from, to);
     const int64_t shape[2] = {rows, cols};
+    const Layout src_layout = make_layout(from, shape, 2, BlockOrder::RowMajor);
+    const size_t src_need = storage_bytes(from, src_layout.block_count());
+    if (src_size < src_need)  // a short buffer, as skn.h documents it (make_view calls it a bad argument)
+        fail(SKN_E_BUFFER_TOO_SMALL, "a [{}, {}] {} tensor is {} bytes but src has {}", rows, cols, from.name,
+             src_need, src_size);
     const View v = make_view(src, src_size, from, shape, 2, BlockOrder::RowMajor);
     const Layout dst_layout = make_layout(to, shape, 2, BlockOrder::RowMajor);
     const size_t need = storage_bytes(to, dst_layout.block_count());
@@ -223,7 +228,6 @@ void convert_rows(const FormatTraits& from, const FormatTraits& to, const void* 
              dst_size);
     const auto* s = static_cast<const uint8_t*>(src);
     auto* d = static_cast<uint8_t*>(dst);
-    const size_t src_need = storage_bytes(from, v.layout.block_count());
     if (s < d + need && d < s + src_need) fail(SKN_E_INVALID_ARGUMENT, "src and dst overlap: convert into another buffer");
     if (&from == &to) {
         std::memcpy(d, s, need);
