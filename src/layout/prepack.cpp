@@ -44,6 +44,18 @@ std::string layout_shape_text(const Layout& l) {
     return s + "]";
 }
 
+// The adapter event of a copy of `v` into `scope` (prepack: from == to), naming
+// the weight and where the copy went.
+void emit_copy(const TraceSink& sink, const View& v, const Scope& scope, const FormatTraits& from,
+               const FormatTraits& to, BlockOrder order, uint64_t bytes, int64_t nanoseconds) {
+    const std::string subject =
+        fmt::format("{} {} into scope {} ({} bytes allocated in it)",
+                    v.name ? fmt::format("tensor \"{}\"", *v.name) : std::string("unnamed weight"),
+                    layout_shape_text(v.layout), static_cast<const void*>(scope.storage.get()),
+                    scope.storage->allocated_bytes());
+    emit_adapter(sink, from, to, v.layout.order, order, bytes, nanoseconds, subject);
+}
+
 }  // namespace
 
 bool prepack(const View& v, BlockOrder order, Scope* scope, const TraceSink& sink, View* out) {
@@ -98,12 +110,7 @@ bool prepack(const View& v, BlockOrder order, Scope* scope, const TraceSink& sin
     result.keep_alive = scope->storage;
     result.name = v.name;
     *out = result;
-    const std::string subject =
-        fmt::format("{} {} into scope {} ({} bytes allocated in it)",
-                    v.name ? fmt::format("tensor \"{}\"", *v.name) : std::string("unnamed weight"),
-                    layout_shape_text(l), static_cast<const void*>(scope->storage.get()),
-                    scope->storage->allocated_bytes());
-    emit_adapter(sink, f, f, l.order, order, total, clock.nanoseconds(), subject);
+    emit_copy(sink, v, *scope, f, f, order, total, clock.nanoseconds());
     return true;
 }
 
@@ -201,12 +208,7 @@ bool convert(const View& v, const FormatTraits& to, BlockOrder order, Scope* sco
     result.keep_alive = scope->storage;
     result.name = v.name;
     *out = result;
-    const std::string subject =
-        fmt::format("{} {} into scope {} ({} bytes allocated in it)",
-                    v.name ? fmt::format("tensor \"{}\"", *v.name) : std::string("unnamed weight"),
-                    layout_shape_text(l), static_cast<const void*>(scope->storage.get()),
-                    scope->storage->allocated_bytes());
-    emit_adapter(sink, from, to, l.order, order, total, clock.nanoseconds(), subject);
+    emit_copy(sink, v, *scope, from, to, order, total, clock.nanoseconds());
     return true;
 }
 
