@@ -10,6 +10,8 @@
  *   <FORMAT> <ORDER> <item> fnv1a64:<16 hex digits>
  * items (block formats, both orders):
  *   tagged_4x3, tagged_7x5  skn_fixture_bytes for a 4x3 and a 7x5 block grid
+ *                           (a row-interleaved format: 4R and 7R rows, whose
+ *                           blocks of R rows make the same grids)
  *   golden_packed           the golden fixture's packed bytes in that order
  *   golden_decoded          skn_view_to_float of a view over those bytes in
  *                           that order (the same floats in both orders)
@@ -26,6 +28,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "support/rows_for.h"
 
 static const char* order_name(int order) { return order ? "INPUT_BLOCK_MAJOR" : "ROW_MAJOR"; }
 
@@ -55,7 +59,14 @@ static void* golden(skn_format f, skn_golden_part part, size_t* n, const char* n
     return buf;
 }
 
+/* `rows` rows of blocks: output rows for a canonical format, groups of R
+ * output rows for a row-interleaved one. */
 static void tagged(skn_format f, int order, int64_t rows, int64_t blocks, const char* item, const char* name) {
+    skn_format_props props;
+    memset(&props, 0, sizeof props);
+    props.struct_size = sizeof props;
+    if (skn_format_info(f, &props) != SKN_OK) fail("format_info", name);
+    rows = skn_test_rows_for(props.block_rows, rows);
     size_t n = 0;
     if (skn_fixture_bytes(f, order, rows, blocks, NULL, 0, &n) != SKN_OK) fail("fixture size", name);
     void* buf = malloc(n);

@@ -18,6 +18,9 @@ version=$(awk '$1 == "version" {print $2}' "$t/recorded.txt")
 # The recorded file with one hash changed (Q4_K, kernel order, golden bytes).
 sed 's/^\(Q4_K INPUT_BLOCK_MAJOR golden_packed fnv1a64:\).*/\10123456789abcdef/' "$t/recorded.txt" > "$t/mutated.txt"
 cmp -s "$t/recorded.txt" "$t/mutated.txt" && { echo "SELFTEST FAIL: could not mutate"; exit 1; }
+# A row-interleaved format's bytes are guarded the same way (Q4_0_R8, its tagged grid).
+sed 's/^\(Q4_0_R8 ROW_MAJOR tagged_4x3 fnv1a64:\).*/\10123456789abcdef/' "$t/recorded.txt" > "$t/mutated-r8.txt"
+cmp -s "$t/recorded.txt" "$t/mutated-r8.txt" && { echo "SELFTEST FAIL: no Q4_0_R8 line to mutate"; exit 1; }
 # ... recorded with an older version (0.0.0: another major.minor); and with a
 # line missing, as if Q8_0's fingerprints were new.
 sed 's/^version .*/version 0.0.0/' "$t/mutated.txt" > "$t/mutated-old.txt"
@@ -33,6 +36,8 @@ source "$here/selftest_lib.sh"
 expect pass "unchanged fingerprints" "" "$t/recorded.txt" "$program" "$t/CHANGELOG-names.md"
 expect fail "one hash changed, same version" "Q4_K INPUT_BLOCK_MAJOR golden_packed" \
   "$t/mutated.txt" "$program" "$t/CHANGELOG-names.md"
+expect fail "an interleaved format's hash changed, same version" "Q4_0_R8 ROW_MAJOR tagged_4x3" \
+  "$t/mutated-r8.txt" "$program" "$t/CHANGELOG-names.md"
 expect fail "one hash changed, older minor, CHANGELOG silent on the order" "does not name Q4_K" \
   "$t/mutated-old.txt" "$program" "$t/CHANGELOG-vague.md"
 expect pass "one hash changed, older minor, CHANGELOG names format and order" "" \

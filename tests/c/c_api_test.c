@@ -52,7 +52,7 @@ static void test_formats(void) {
     CHECK_ERROR(skn_format_info(SKN_FORMAT_Q4_0, &small), SKN_E_INVALID_ARGUMENT, "struct_size");
 
     const int32_t n = skn_format_count();
-    CHECK(n == 32);
+    CHECK(n == 40); /* 32, and 8 row-interleaved formats */
     int32_t prev = -1;
     for (int32_t i = 0; i < n; ++i) {
         const int32_t id = skn_format_at(i);
@@ -76,9 +76,10 @@ static void test_formats(void) {
 }
 
 static void test_quantize_roundtrip(void) {
-    enum { rows = 4, cols = 768 };
-    static float w[rows * cols], back[rows * cols];
-    for (int i = 0; i < rows * cols; ++i) w[i] = sinf((float)i * 0.37f) * (1.0f + (float)(i % 5));
+    /* max_rows: 4 groups of the largest R (BF16_R16's 16) for row-interleaved formats. */
+    enum { rows = 4, cols = 768, max_rows = 4 * 16 };
+    static float w[max_rows * cols], back[max_rows * cols];
+    for (int i = 0; i < max_rows * cols; ++i) w[i] = sinf((float)i * 0.37f) * (1.0f + (float)(i % 5));
 
     size_t bytes = 0;
     CHECK(skn_quantized_size(SKN_FORMAT_Q4_0, rows, cols, &bytes) == SKN_OK && bytes == (size_t)rows * 24 * 18);
@@ -89,7 +90,11 @@ static void test_quantize_roundtrip(void) {
 
     for (int32_t i = 0; i < skn_format_count(); ++i) {
         const skn_format f = (skn_format)skn_format_at(i);
-        CHECK(skn_quantized_size(f, rows, cols, &bytes) == SKN_OK);
+        /* A row-interleaved format quantizes groups of its R rows: 4 of them. */
+        const int64_t r = rows_for(f, rows);
+        if (rows % block_rows_of(f) != 0)
+            CHECK_ERROR(skn_quantized_size(f, rows, cols, &bytes), SKN_E_INVALID_ARGUMENT, "multiple of");
+        CHECK(skn_quantized_size(f, r, cols, &bytes) == SKN_OK);
         unsigned char* q = malloc(bytes);
         CHECK(q != NULL);
         if (!q) return;
@@ -99,14 +104,14 @@ static void test_quantize_roundtrip(void) {
         CHECK(skn_format_info(f, &fp) == SKN_OK);
         if (fp.needs_importance) {
             /* The reference aborts without importance weights; skn refuses. */
-            CHECK_ERROR(skn_quantize(f, w, rows, cols, q, bytes), SKN_E_INVALID_ARGUMENT, "importance");
+            CHECK_ERROR(skn_quantize(f, w, r, cols, q, bytes), SKN_E_INVALID_ARGUMENT, "importance");
             free(q);
             continue;
         }
-        CHECK(skn_quantize(f, w, rows, cols, q, bytes) == SKN_OK);
-        CHECK(skn_dequantize(f, q, bytes, rows, cols, back, rows * cols) == SKN_OK);
+        CHECK(skn_quantize(f, w, r, cols, q, bytes) == SKN_OK);
+        CHECK(skn_dequantize(f, q, bytes, r, cols, back, (size_t)(r * cols)) == SKN_OK);
         double e2 = 0, s2 = 0;
-        for (int k = 0; k < rows * cols; ++k) {
+        for (int64_t k = 0; k < r * cols; ++k) {
             e2 += ((double)back[k] - w[k]) * ((double)back[k] - w[k]);
             s2 += (double)w[k] * w[k];
         }

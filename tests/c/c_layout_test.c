@@ -189,23 +189,32 @@ static void test_fixtures(void) {
             CHECK_ERROR(skn_fixture_bytes(f, 0, 4, 3, NULL, 0, &n), SKN_E_INVALID_ARGUMENT, "dense");
             continue;
         }
-        CHECK(skn_fixture_bytes(f, 1, 4, 3, NULL, 0, &n) == SKN_OK);
+        /* 4 rows of blocks: 4 rows, or 4 groups of a row-interleaved format's R. */
+        const int64_t rows = rows_for(f, 4), R = p.block_rows;
+        CHECK(skn_fixture_bytes(f, 1, rows, 3, NULL, 0, &n) == SKN_OK);
         unsigned char* k = malloc(n);
         unsigned char* c = malloc(n);
         if (!k || !c) return;
-        CHECK(skn_fixture_bytes(f, 1, 4, 3, k, n, &n) == SKN_OK);
-        CHECK(skn_fixture_bytes(f, 0, 4, 3, c, n, &n) == SKN_OK);
-        CHECK(skn_fixture_disagreement(k, n, f, 1, 4, 3) == NULL);
-        CHECK(skn_fixture_disagreement(c, n, f, 0, 4, 3) == NULL);
-        const char* m = skn_fixture_disagreement(k, n, f, 0, 4, 3);
-        CHECK(m != NULL && strstr(m, "block (row 1, block 0)") != NULL);
-        CHECK_ERROR(skn_fixture_bytes(f, 1, 4, 3, k, n - 1, &n), SKN_E_BUFFER_TOO_SMALL, NULL);
+        CHECK(skn_fixture_bytes(f, 1, rows, 3, k, n, &n) == SKN_OK);
+        CHECK(skn_fixture_bytes(f, 0, rows, 3, c, n, &n) == SKN_OK);
+        CHECK(skn_fixture_disagreement(k, n, f, 1, rows, 3) == NULL);
+        CHECK(skn_fixture_disagreement(c, n, f, 0, rows, 3) == NULL);
+        const char* m = skn_fixture_disagreement(k, n, f, 0, rows, 3);
+        char want[96];
+        if (R > 1)  /* an interleaved block names the rows it holds */
+            snprintf(want, sizeof want, "block (block row 1 = rows %d..%d, block 0)", (int)R, (int)(2 * R - 1));
+        else
+            snprintf(want, sizeof want, "block (row 1, block 0)");
+        CHECK(m != NULL && strstr(m, want) != NULL);
+        CHECK_ERROR(skn_fixture_bytes(f, 1, rows, 3, k, n - 1, &n), SKN_E_BUFFER_TOO_SMALL, NULL);
+        if (R > 1) CHECK_ERROR(skn_fixture_bytes(f, 1, rows + 1, 3, NULL, 0, &n), SKN_E_INVALID_ARGUMENT, "multiple of");
 
+        /* The golden weight: 5 rows, or two groups of R rows. */
         skn_golden_info gi;
         memset(&gi, 0, sizeof gi);
         gi.struct_size = sizeof gi;
-        CHECK(skn_fixture_golden_info(f, &gi) == SKN_OK && gi.rows == 5 && gi.cols % p.block_elems == 0 &&
-              gi.cols / p.block_elems >= 3);
+        CHECK(skn_fixture_golden_info(f, &gi) == SKN_OK && gi.rows == (R > 1 ? 2 * R : 5) &&
+              gi.cols % p.block_elems == 0 && gi.cols / p.block_elems >= 3);
         size_t need = 0;
         CHECK(skn_fixture_golden(f, SKN_GOLDEN_Y, NULL, 0, &need) == SKN_OK && need == (size_t)(gi.x_rows * gi.rows) * 4);
         CHECK(skn_fixture_golden(f, SKN_GOLDEN_PACKED, NULL, 0, &need) == SKN_OK);

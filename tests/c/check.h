@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../support/rows_for.h"
 #include "skn/skn.h"
 
 static int g_failures = 0;
@@ -43,6 +44,18 @@ static int message_contains(const char* needle) {
                     skn_last_error(), (needle) ? (needle) : "");                                            \
         }                                                                                                   \
     } while (0)
+
+/* The block_rows (R) of `f`, 1 for a canonical format or an unknown id. */
+static inline int32_t block_rows_of(skn_format f) {
+    skn_format_props p;
+    memset(&p, 0, sizeof p);
+    p.struct_size = sizeof p;
+    return skn_format_info(f, &p) == SKN_OK && p.block_rows > 1 ? p.block_rows : 1;
+}
+
+/* The rows a test uses for `f` where it would use `rows` for a canonical
+ * format: R times as many for a row-interleaved one (support/rows_for.h). */
+static inline int64_t rows_for(skn_format f, int64_t rows) { return skn_test_rows_for(block_rows_of(f), rows); }
 
 static int check_summary(void) {
     printf("%d passed, %d failed\n", g_checks - g_failures, g_failures);

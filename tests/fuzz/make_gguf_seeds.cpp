@@ -11,6 +11,7 @@
 #include "formats/tensor_codec.hpp"
 #include "gguf/writer.hpp"
 #include "runtime/error.hpp"
+#include "support/rows_for.hpp"
 
 namespace {
 
@@ -77,10 +78,12 @@ Writer metadata() {
 
 // One small tensor of every format skn implements, but one I2_S layout: a
 // file records one (I2_S_G64 is GGUF type 36 too, under another key value).
+// Two rows (a row-interleaved format: two groups of its R rows).
 Writer every_format() {
     Writer w;
     for (const FormatTraits& f : all_formats())
-        if (f.id != FormatId::I2_S_G64) add(w, f.name, f.id, {int64_t(f.block_elems), 2}, uint64_t(f.id));
+        if (f.id != FormatId::I2_S_G64)
+            add(w, f.name, f.id, {int64_t(f.block_elems), test::rows_for(f, 2)}, uint64_t(f.id));
     return w;
 }
 

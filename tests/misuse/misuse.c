@@ -564,6 +564,127 @@ static void case_select_messages(void) {
     skn_view_release(v);
 }
 
+/* The conversions between a canonical format and its row-interleaved twin
+ * (skn_view_convert, skn_packed_convert): NULLs, unknown and non-twin
+ * formats, out not a multiple of R, bad orders, overlapping and short
+ * buffers, sizes that overflow. Nothing is written on a refusal. */
+static void case_convert_misuse(void) {
+    enum { rows = 16, cols = 96 }; /* Q4_0: 3 blocks per row; two groups of Q4_0_R8's 8 rows */
+    static float w[rows * cols];
+    for (int i = 0; i < rows * cols; ++i) w[i] = (float)((i * 29) % 23) - 11.0f;
+    static unsigned char q[rows * 3 * 18], r8[rows * 3 * 18 + 18];
+    CHECK(skn_quantize(SKN_FORMAT_Q4_0, w, rows, cols, q, sizeof q) == SKN_OK);
+    const size_t n = sizeof q;
+
+    /* skn_packed_convert */
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, NULL, n, r8, n, rows, cols),
+                SKN_E_INVALID_ARGUMENT, "NULL");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, q, n, NULL, n, rows, cols),
+                SKN_E_INVALID_ARGUMENT, "NULL");
+    CHECK_ERROR(skn_packed_convert((skn_format)4, SKN_FORMAT_Q4_0_R8, q, n, r8, n, rows, cols), SKN_E_UNKNOWN_FORMAT,
+                "4");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, (skn_format)-1, q, n, r8, n, rows, cols), SKN_E_UNKNOWN_FORMAT,
+                "-1");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, (skn_format)201, q, n, r8, n, rows, cols), SKN_E_UNKNOWN_FORMAT,
+                "201");
+    /* Not twins: another canonical format, another twin, a dense format. */
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q8_0_R8, q, n, r8, n, rows, cols),
+                SKN_E_INVALID_ARGUMENT, "Q4_0 converts only to Q4_0");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0_R8, SKN_FORMAT_IQ4_NL, q, n, r8, n, rows, cols),
+                SKN_E_INVALID_ARGUMENT, "cannot convert Q4_0_R8 to IQ4_NL");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q8_0, q, n, r8, n, rows, cols),
+                SKN_E_INVALID_ARGUMENT, "cannot convert");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_F32, SKN_FORMAT_Q4_0_R8, q, n, r8, n, rows, cols),
+                SKN_E_INVALID_ARGUMENT, "cannot convert");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0_R8, SKN_FORMAT_Q8_0_R8, q, n, r8, n, rows, cols),
+                SKN_E_INVALID_ARGUMENT, "cannot convert");
+    /* Rows that split a block of 8 rows, in either direction. */
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, q, n, r8, n, 12, cols),
+                SKN_E_INVALID_ARGUMENT, "multiple of 8");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0_R8, SKN_FORMAT_Q4_0, q, n, r8, n, 7, cols),
+                SKN_E_INVALID_ARGUMENT, "multiple of 8");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, q, n, r8, n, rows, 100),
+                SKN_E_INVALID_ARGUMENT, "100");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, q, n, r8, n, 0, cols), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, q, n, r8, n, -8, cols),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, q, n, r8, n, rows, -96),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, q, n, r8, n, (int64_t)1 << 62,
+                                   (int64_t)32 << 40),
+                SKN_E_INVALID_ARGUMENT, NULL);
+    /* Short buffers: the message gives the size needed and the size given. */
+    memset(r8, 0x5a, sizeof r8);
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, q, n - 1, r8, n, rows, cols),
+                SKN_E_BUFFER_TOO_SMALL, "863");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, q, n, r8, n - 1, rows, cols),
+                SKN_E_BUFFER_TOO_SMALL, "863");
+    /* Overlapping buffers: the same one, or shifted by a block. */
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, r8, n, r8, n, rows, cols),
+                SKN_E_INVALID_ARGUMENT, "overlap");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, r8, n, r8 + 18, n, rows, cols),
+                SKN_E_INVALID_ARGUMENT, "overlap");
+    CHECK_ERROR(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, r8 + 18, n, r8, n, rows, cols),
+                SKN_E_INVALID_ARGUMENT, "overlap");
+    int untouched = 1;
+    for (size_t k = 0; k < sizeof r8; ++k) untouched &= r8[k] == 0x5a;
+    CHECK(untouched);
+    CHECK(skn_packed_convert(SKN_FORMAT_Q4_0, SKN_FORMAT_Q4_0_R8, q, n, r8, n, rows, cols) == SKN_OK);
+
+    /* skn_view_convert */
+    const int64_t shape[2] = {rows, cols}, shape12[2] = {12, cols};
+    skn_view* v = NULL;
+    skn_view* v12 = NULL;
+    skn_view* out = NULL;
+    skn_scope* s = NULL;
+    CHECK(skn_scope_create(&s) == SKN_OK);
+    CHECK(skn_view_from_bytes(q, n, SKN_FORMAT_Q4_0, shape, 2, SKN_ORDER_ROW_MAJOR, &v) == SKN_OK);
+    CHECK(skn_view_from_bytes(q, n, SKN_FORMAT_Q4_0, shape12, 2, SKN_ORDER_ROW_MAJOR, &v12) == SKN_OK);
+    CHECK_ERROR(skn_view_convert(NULL, SKN_FORMAT_Q4_0_R8, SKN_ORDER_ROW_MAJOR, s, NULL, NULL, &out),
+                SKN_E_INVALID_ARGUMENT, "view");
+    CHECK_ERROR(skn_view_convert(v, SKN_FORMAT_Q4_0_R8, SKN_ORDER_ROW_MAJOR, s, NULL, NULL, NULL),
+                SKN_E_INVALID_ARGUMENT, "out");
+    CHECK_ERROR(skn_view_convert(v, (skn_format)4, SKN_ORDER_ROW_MAJOR, s, NULL, NULL, &out), SKN_E_UNKNOWN_FORMAT,
+                "4");
+    CHECK_ERROR(skn_view_convert(v, (skn_format)INT32_MIN, SKN_ORDER_ROW_MAJOR, s, NULL, NULL, &out),
+                SKN_E_UNKNOWN_FORMAT, NULL);
+    CHECK_ERROR(skn_view_convert(v, SKN_FORMAT_Q8_0_R8, SKN_ORDER_ROW_MAJOR, s, NULL, NULL, &out),
+                SKN_E_INVALID_ARGUMENT, "Q4_0 converts only to Q4_0");
+    CHECK_ERROR(skn_view_convert(v, SKN_FORMAT_Q8_0, SKN_ORDER_ROW_MAJOR, s, NULL, NULL, &out), SKN_E_INVALID_ARGUMENT,
+                "cannot convert");
+    CHECK_ERROR(skn_view_convert(v, SKN_FORMAT_BF16, SKN_ORDER_ROW_MAJOR, s, NULL, NULL, &out), SKN_E_INVALID_ARGUMENT,
+                "cannot convert");
+    CHECK_ERROR(skn_view_convert(v12, SKN_FORMAT_Q4_0_R8, SKN_ORDER_ROW_MAJOR, s, NULL, NULL, &out),
+                SKN_E_INVALID_ARGUMENT, "multiple of 8");
+    CHECK_ERROR(skn_view_convert(v, SKN_FORMAT_Q4_0_R8, SKN_ORDER_ROW_MAJOR, NULL, NULL, NULL, &out),
+                SKN_E_INVALID_ARGUMENT, "scope");
+    CHECK_ERROR(skn_view_convert(v, SKN_FORMAT_Q4_0_R8, (skn_block_order)2, s, NULL, NULL, &out),
+                SKN_E_INVALID_ARGUMENT, "block order 2");
+    CHECK_ERROR(skn_view_convert(v, SKN_FORMAT_Q4_0_R8, (skn_block_order)-1, s, NULL, NULL, &out),
+                SKN_E_INVALID_ARGUMENT, "block order -1");
+    CHECK_ERROR(skn_view_convert(v, SKN_FORMAT_Q4_0, (skn_block_order)7, s, NULL, NULL, &out), SKN_E_INVALID_ARGUMENT,
+                NULL);
+    CHECK(out == NULL);
+    /* A dense twin has one order: BF16_R16 to BF16 in INPUT_BLOCK_MAJOR is refused. */
+    static unsigned char bf[16 * 4 * 2];
+    static float wf[16 * 4];
+    for (int i = 0; i < 16 * 4; ++i) wf[i] = (float)i * 0.5f;
+    CHECK(skn_quantize(SKN_FORMAT_BF16_R16, wf, 16, 4, bf, sizeof bf) == SKN_OK);
+    const int64_t bf_shape[2] = {16, 4};
+    skn_view* vb = NULL;
+    CHECK(skn_view_from_bytes(bf, sizeof bf, SKN_FORMAT_BF16_R16, bf_shape, 2, SKN_ORDER_ROW_MAJOR, &vb) == SKN_OK);
+    CHECK_ERROR(skn_view_convert(vb, SKN_FORMAT_BF16, SKN_ORDER_INPUT_BLOCK_MAJOR, s, NULL, NULL, &out),
+                SKN_E_INVALID_ARGUMENT, "dense");
+    CHECK(out == NULL);
+    uint64_t allocated = 1;
+    CHECK(skn_scope_allocated(s, &allocated) == SKN_OK && allocated == 0);
+    skn_view_release(vb);
+    skn_view_release(v12);
+    skn_view_release(v);
+    skn_scope_destroy(s);
+}
+
 /* skn_matmul_wt_id over a Q8_0 [2, 2, 96] stack (the sample's bytes). */
 static void case_matmul_id_misuse(void) {
     const int64_t shape[3] = {2, 2, 96};
@@ -1738,6 +1859,7 @@ static const misuse_case k_cases[] = {
      "skn_view_format skn_format_at skn_format_count skn_format_info skn_format_from_name"},
     {"narrow_messages", case_narrow_messages, "skn_view_narrow"},
     {"select_messages", case_select_messages, "skn_view_select"},
+    {"convert_misuse", case_convert_misuse, "skn_view_convert skn_packed_convert"},
     {"matmul_id_misuse", case_matmul_id_misuse, "skn_matmul_wt_id skn_prepack_for_matmul"},
     {"matmul_id_ex_misuse", case_matmul_id_ex_misuse, "skn_matmul_wt_id_ex"},
     {"truncated_under_reader_in_memory", case_truncated_under_reader_in_memory, "skn_gguf_open"},

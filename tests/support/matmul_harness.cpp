@@ -12,14 +12,16 @@
 #include "formats/tensor_codec.hpp"
 #include "layout/prepack.hpp"
 #include "support/quantize_any.hpp"
+#include "support/rows_for.hpp"
 
 namespace skn_core::test {
 namespace {
 
 // Finite, and small enough that no float sum of a test row can overflow
 // (E8M0 and fp16 scales reach 2^127 and 65504).
+// (f is a canonical format: one block decodes to block_elems floats.)
 bool decodes_to_sane_values(const FormatTraits& f, const uint8_t* block, float tensor_scale) {
-    float v[256];
+    float v[256];  // the largest canonical block
     f.decode(block, 1, tensor_scale, v);
     for (int64_t j = 0; j < f.block_elems; ++j)
         if (!(std::fabs(v[j]) <= 1e6f)) return false;
@@ -67,16 +69,27 @@ TestWeight::TestWeight(const FormatTraits& fmt, int64_t o, int64_t bpr, LayoutCl
     rm = sample_weight_quantized(fmt, out, in, seed);
     const int64_t shape[2] = {out, in};
     if (random_blocks && fmt.block_quantized) {
+        // A row-interleaved format's random blocks are its canonical twin's
+        // (random canonical blocks, each sane, then interleaved): so every
+        // block decodes to sane values, and the twin holds the same weight.
+        const FormatTraits& canon = canonical_of(fmt);
+        std::vector<uint8_t> canonical(rm.size());
+        if (fmt.interleaved()) convert_rows(fmt, canon, rm.data(), rm.size(), canonical.data(), canonical.size(), out, in);
+        std::vector<uint8_t>& bytes = fmt.interleaved() ? canonical : rm;
         // The per-tensor trailer (I2_S's scale) stays as the quantizer wrote it.
-        const float tensor_scale = make_view(rm.data(), rm.size(), fmt, shape, 2, BlockOrder::RowMajor).tensor_scale;
+        const float tensor_scale =
+            make_view(bytes.data(), bytes.size(), canon, shape, 2, BlockOrder::RowMajor).tensor_scale;
         std::mt19937_64 rng(seed * 7919 + 17);
-        const size_t bb = size_t(fmt.block_bytes);
-        for (int64_t blk = 0; blk < out * bpr; ++blk) {
-            uint8_t* p = rm.data() + size_t(blk) * bb;
+        // One row's share of a block is `ratio` canonical blocks (BF16_R16: 2 BF16 values).
+        const int64_t ratio = fmt.block_elems / canon.block_elems;
+        const size_t bb = size_t(canon.block_bytes);
+        for (int64_t blk = 0; blk < out * bpr * ratio; ++blk) {
+            uint8_t* p = bytes.data() + size_t(blk) * bb;
             do {
                 for (size_t i = 0; i < bb; ++i) p[i] = uint8_t(rng());
-            } while (!decodes_to_sane_values(fmt, p, tensor_scale));
+            } while (!decodes_to_sane_values(canon, p, tensor_scale));
         }
+        if (fmt.interleaved()) convert_rows(canon, fmt, canonical.data(), canonical.size(), rm.data(), rm.size(), out, in);
     }
     decoded.resize(size_t(out * in));
     dequantize_tensor(fmt, rm.data(), rm.size(), out, in, decoded.data(), decoded.size());

@@ -15,7 +15,8 @@
 
 namespace skn_core::test {
 
-// A weight [out, bpr blocks] of format `fmt` in layout class `cls`.
+// A weight [out, bpr blocks] of format `fmt` in layout class `cls` (a
+// row-interleaved format: out a multiple of its R, see support/rows_for.hpp).
 // Quantized from sample_weight(seed) (I2_S: ternary-valued rows), or, with
 // random_blocks, every block replaced by random bytes (redrawn until the
 // block decodes to finite values of magnitude <= 1e6): codes anywhere in their range, -128

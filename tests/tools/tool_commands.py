@@ -219,6 +219,8 @@ def test_doctor(good, bad):
           f"doctor --json on SKN_LIBRARY: {env['SKN_LIBRARY']}")
     kernels = doc["kernels"]
     check({k["format"] for k in kernels} == set(formats), "doctor --json: not every format")
+    failed = [f'{k["format"]} {k["order"]}' for k in kernels if k["fast"] is None or k["exact"] is None]
+    check(not failed, f"doctor --json: probes failed for {failed}")
     check(all(k["fast"].endswith("_scalar") and k["exact"].endswith("_scalar") for k in kernels),
           "doctor under SKN_ISA=scalar must list scalar kernels only")
     check(sum(k["order"] == "INPUT_BLOCK_MAJOR" for k in kernels) == sum(k["order"] == "ROW_MAJOR" for k in kernels),

@@ -14,9 +14,21 @@
 #include "formats/tensor_codec.hpp"
 #include "layout/relayout.hpp"
 #include "runtime/error.hpp"
+#include "support/rows_for.hpp"
 
 namespace skn_core {
 namespace {
+
+using test::rows_for;
+
+// How a fixture message names block (o, b) of the block grid: a
+// row-interleaved format's block also names the output rows it holds.
+std::string block_name(const FormatTraits& f, int64_t o, int64_t b) {
+    const int64_t R = f.block_rows;
+    if (R == 1) return "block (row " + std::to_string(o) + ", block " + std::to_string(b) + ")";
+    return "block (block row " + std::to_string(o) + " = rows " + std::to_string(o * R) + ".." +
+           std::to_string(o * R + R - 1) + ", block " + std::to_string(b) + ")";
+}
 
 std::vector<const FormatTraits*> block_formats() {
     std::vector<const FormatTraits*> out;
@@ -29,11 +41,12 @@ class Fixtures : public ::testing::TestWithParam<const FormatTraits*> {};
 
 TEST_P(Fixtures, EveryBlockIsDistinctAndKernelOrderIsThePermutation) {
     const FormatTraits& f = *GetParam();
-    const int64_t rows = 4, bpr = 3;
-    const size_t n = fixture_size(f, rows, bpr), bpb = size_t(f.block_bytes);
+    // A fixture's rows are output rows; its grid has rows / R rows of blocks.
+    const int64_t out_rows = rows_for(f, 4), rows = out_rows / f.block_rows, bpr = 3;
+    const size_t n = fixture_size(f, out_rows, bpr), bpb = f.tile_bytes();
     std::vector<uint8_t> rm(n), ibm(n), permuted(n);
-    write_fixture(f, BlockOrder::RowMajor, rows, bpr, rm.data());
-    write_fixture(f, BlockOrder::InputBlockMajor, rows, bpr, ibm.data());
+    write_fixture(f, BlockOrder::RowMajor, out_rows, bpr, rm.data());
+    write_fixture(f, BlockOrder::InputBlockMajor, out_rows, bpr, ibm.data());
     std::set<std::string> blocks;  // each block's bytes
     for (int64_t i = 0; i < rows * bpr; ++i) blocks.emplace(reinterpret_cast<const char*>(rm.data()) + i * int64_t(bpb), bpb);
     EXPECT_EQ(blocks.size(), size_t(rows * bpr)) << "two blocks share a tag";
@@ -51,8 +64,9 @@ TEST_P(Fixtures, EveryBlockIsDistinctAndKernelOrderIsThePermutation) {
 
 TEST_P(Fixtures, DisagreementNamesTheMisplacedBlock) {
     const FormatTraits& f = *GetParam();
-    const int64_t rows = 4, bpr = 3;
-    const size_t n = fixture_size(f, rows, bpr), bpb = size_t(f.block_bytes);
+    // rows: output rows (the API's); grid_rows: rows of blocks.
+    const int64_t rows = rows_for(f, 4), grid_rows = rows / f.block_rows, bpr = 3;
+    const size_t n = fixture_size(f, rows, bpr), bpb = f.tile_bytes();
     std::vector<uint8_t> rm(n), ibm(n);
     write_fixture(f, BlockOrder::RowMajor, rows, bpr, rm.data());
     write_fixture(f, BlockOrder::InputBlockMajor, rows, bpr, ibm.data());
@@ -61,13 +75,13 @@ TEST_P(Fixtures, DisagreementNamesTheMisplacedBlock) {
     // Kernel-order bytes checked as canonical: flat index 1 holds block (1, 0).
     auto msg = fixture_disagreement(ibm.data(), n, f, BlockOrder::RowMajor, rows, bpr);
     ASSERT_TRUE(msg.has_value());
-    EXPECT_NE(msg->find("flat index 1 should hold block (row 0, block 1) but holds block (row 1, block 0)"),
+    EXPECT_NE(msg->find("flat index 1 should hold " + block_name(f, 0, 1) + " but holds " + block_name(f, 1, 0)),
               std::string::npos)
         << *msg;
     EXPECT_NE(msg->find("wrong order"), std::string::npos) << *msg;
     // Any single swapped pair of blocks is detected, and the first one named.
-    for (int64_t i = 0; i < rows * bpr; ++i)
-        for (int64_t j = i + 1; j < rows * bpr; ++j) {
+    for (int64_t i = 0; i < grid_rows * bpr; ++i)
+        for (int64_t j = i + 1; j < grid_rows * bpr; ++j) {
             std::vector<uint8_t> s = rm;
             std::swap_ranges(s.begin() + long(i * bpb), s.begin() + long((i + 1) * bpb), s.begin() + long(j * bpb));
             auto m = fixture_disagreement(s.data(), n, f, BlockOrder::RowMajor, rows, bpr);
@@ -84,11 +98,21 @@ TEST_P(Fixtures, DisagreementNamesTheMisplacedBlock) {
     EXPECT_TRUE(fixture_disagreement(rm.data(), n - 1, f, BlockOrder::RowMajor, rows, bpr).has_value());
     EXPECT_TRUE(fixture_disagreement(nullptr, n, f, BlockOrder::RowMajor, rows, bpr).has_value());
     EXPECT_THROW(fixture_size(f, 0, 3), Error);
-    EXPECT_THROW(fixture_size(f, 65536, 3), Error);
+    EXPECT_THROW(fixture_size(f, rows_for(f, 65536), 3), Error);
     // Grids on which the orders coincide (or nearly) are refused, not checked vacuously.
-    EXPECT_THROW(fixture_size(f, 4, 1), Error);
-    EXPECT_THROW(fixture_size(f, 4, 2), Error);
-    EXPECT_THROW(fixture_size(f, 1, 3), Error);
+    EXPECT_THROW(fixture_size(f, rows, 1), Error);
+    EXPECT_THROW(fixture_size(f, rows, 2), Error);
+    EXPECT_THROW(fixture_size(f, rows_for(f, 1), 3), Error);
+    if (f.interleaved()) {
+        // Rows that split a block are refused, naming R.
+        try {
+            (void)fixture_size(f, rows + 1, bpr);
+            ADD_FAILURE() << f.name << ": a fixture of " << rows + 1 << " rows was accepted";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("multiple of " + std::to_string(f.block_rows)), std::string::npos)
+                << e.what();
+        }
+    }
     // Kernel-order bytes checked as canonical: every block but the corners is
     // misplaced, and the whole grid is exactly the other order.
     ASSERT_TRUE(msg.has_value());
@@ -98,7 +122,7 @@ TEST_P(Fixtures, DisagreementNamesTheMisplacedBlock) {
 
 TEST_P(Fixtures, LargeGridsWork) {
     const FormatTraits& f = *GetParam();
-    const int64_t rows = 65535, bpr = 3;
+    const int64_t rows = rows_for(f, 65535), bpr = 3;  // 65535 rows of blocks: the largest grid
     std::vector<uint8_t> b(fixture_size(f, rows, bpr));
     write_fixture(f, BlockOrder::InputBlockMajor, rows, bpr, b.data());
     EXPECT_FALSE(fixture_disagreement(b.data(), b.size(), f, BlockOrder::InputBlockMajor, rows, bpr).has_value());

@@ -15,8 +15,10 @@ struct Expected {
     int32_t gguf_id;
     const char* name;
     int32_t elems;
-    int32_t bytes;
+    int32_t bytes;  // a row-interleaved format: one row's share (ggml's type size)
     FormatId activation;
+    int32_t rows = 1;                       // block_rows
+    FormatId interleaves = FormatId::F32;   // the canonical twin, when rows > 1
 };
 
 // Values from the GGUF type list and block structs, restated here so a change
@@ -39,6 +41,15 @@ const Expected kExpected[] = {
     {FormatId::Q1_0, 41, "Q1_0", 128, 18, FormatId::Q8_0}, {FormatId::Q2_0, 42, "Q2_0", 64, 18, FormatId::Q8_0},
     {FormatId::IQ3_XXS, 18, "IQ3_XXS", 256, 98, FormatId::Q8_K},
     {FormatId::IQ3_S, 21, "IQ3_S", 256, 110, FormatId::Q8_K},
+    // Row-interleaved (ik_llama.cpp's type ids): R rows per block.
+    {FormatId::Q4_0_R8, 202, "Q4_0_R8", 32, 18, FormatId::Q8_0, 8, FormatId::Q4_0},
+    {FormatId::Q8_0_R8, 208, "Q8_0_R8", 32, 34, FormatId::Q8_0, 8, FormatId::Q8_0},
+    {FormatId::Q4_K_R4, 212, "Q4_K_R4", 256, 144, FormatId::Q8_K, 4, FormatId::Q4_K},
+    {FormatId::Q6_K_R4, 214, "Q6_K_R4", 256, 210, FormatId::Q8_K, 4, FormatId::Q6_K},
+    {FormatId::IQ4_NL_R4, 220, "IQ4_NL_R4", 32, 18, FormatId::Q8_0, 4, FormatId::IQ4_NL},
+    {FormatId::IQ4_XS_R8, 223, "IQ4_XS_R8", 256, 136, FormatId::Q8_K, 8, FormatId::IQ4_XS},
+    {FormatId::BF16_R16, 230, "BF16_R16", 2, 4, FormatId::BF16, 16, FormatId::BF16},
+    {FormatId::MXFP4_R8, 353, "MXFP4_R8", 32, 17, FormatId::Q8_0, 8, FormatId::MXFP4},
     {FormatId::I2_S_G64, 1036, "I2_S_G64", 64, 16, FormatId::Q8_0},  // skn-only id: no GGUF type
 };
 
@@ -55,13 +66,25 @@ TEST(FormatTable, EveryFormatHasItsGgufIdAndSizes) {
         EXPECT_EQ(f->activation, e.activation);
         EXPECT_EQ(f->block_quantized, e.elems > 1);
         EXPECT_NE(f->decode, nullptr);
+        EXPECT_EQ(f->block_rows, e.rows);
+        if (e.rows > 1) {
+            // Quantized through the canonical twin, interleaved by its codec.
+            EXPECT_EQ(f->interleaves, e.interleaves);
+            ASSERT_NE(f->interleaved_codec, nullptr);
+            EXPECT_EQ(f->interleaved_codec->rows, e.rows);
+            EXPECT_EQ(f->quantize_row, nullptr);
+            EXPECT_EQ(f->quantize_tensor, nullptr);
+            continue;
+        }
+        EXPECT_EQ(f->interleaved_codec, nullptr);
         EXPECT_EQ(int(f->quantize_row != nullptr) + int(f->quantize_tensor != nullptr) + int(f->requires_importance()), 1)
             << "a format quantizes either per row, per tensor, or only per row with importance weights";
     }
 }
 
 TEST(FormatTable, UnknownIdsAreNotFound) {
-    for (int32_t id : {-1, 4, 5, 24, 28, 31, 37, 38, 43, 1000}) EXPECT_EQ(find_format(id), nullptr) << id;
+    for (int32_t id : {-1, 4, 5, 24, 28, 31, 37, 38, 43, 201, 206, 210, 219, 229, 1000})
+        EXPECT_EQ(find_format(id), nullptr) << id;
 }
 
 TEST(FormatTable, NamesAreUniqueAndFoundCaseInsensitively) {

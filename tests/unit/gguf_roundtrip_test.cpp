@@ -18,6 +18,7 @@
 #include "gguf/writer.hpp"
 #include "gguf_test_util.hpp"
 #include "support/quantize_any.hpp"
+#include "support/rows_for.hpp"
 
 namespace skn_core::gguf {
 namespace {
@@ -135,9 +136,9 @@ void check_all_arrays(const File& f) {
 }
 
 // ne in file order for a tensor of `rank` dimensions whose rows are two
-// blocks long.
+// blocks long (a row-interleaved format: 3R rows, ne[1] = 3R).
 std::vector<int64_t> shape_for(const FormatTraits& f, int rank) {
-    std::vector<int64_t> ne = {int64_t(f.block_elems) * 2, 3, 2, 2};
+    std::vector<int64_t> ne = {int64_t(f.block_elems) * 2, test::rows_for(f, 3), 2, 2};
     ne.resize(size_t(rank));
     return ne;
 }
@@ -157,6 +158,16 @@ std::vector<Expected> add_every_format(Writer& w, FormatId i2_s) {
         if ((f.id == FormatId::I2_S || f.id == FormatId::I2_S_G64) && f.id != i2_s) continue;
         for (int rank = 1; rank <= 4; ++rank) {
             const std::vector<int64_t> ne = shape_for(f, rank);
+            if (f.interleaved() && rank == 1) {
+                // One row cannot fill a block of R rows: the writer refuses
+                // it, naming R and the canonical format to write instead.
+                const std::vector<uint8_t> one_row(size_t(ne[0] / f.block_elems) * size_t(f.block_bytes));
+                const std::string msg = gguf_error([&] { w.add_tensor(std::string(f.name) + ".rank1", f, ne, one_row); },
+                                                   SKN_E_INVALID_ARGUMENT);
+                EXPECT_TRUE(contains(msg, "interleaves " + std::to_string(f.block_rows) + " rows")) << msg;
+                EXPECT_TRUE(contains(msg, test::canonical_of(f).name)) << msg;
+                continue;
+            }
             int64_t rows = 1;
             for (size_t d = 1; d < ne.size(); ++d) rows *= ne[d];
             std::vector<float> src(size_t(rows * ne[0]));

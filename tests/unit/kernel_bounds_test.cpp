@@ -16,6 +16,7 @@
 #include "fixtures/sample_weight.hpp"
 #include "runtime/cpu.hpp"
 #include "support/matmul_harness.hpp"
+#include "support/rows_for.hpp"
 
 namespace skn_core {
 namespace {
@@ -73,8 +74,9 @@ TEST_P(KernelBounds, NoAccessOutsideTheBuffersAtEitherEnd) {
     const Kernel& k = *GetParam();
     if (!cpu_runs(k.key.isa)) GTEST_SKIP() << k.name << ": this CPU lacks " << isa_tag(k.key.isa);
     const FormatTraits& f = *find_format(k.key.weight);
-    // 37 rows: full and ragged tiles of every width; 3 blocks per row.
-    const TestWeight w(f, 37, 3, k.key.layout, 77, /*random_blocks=*/f.block_quantized);
+    // 37 rows (row-interleaved: 37 groups of R): full and ragged tiles of
+    // every width; 3 blocks per row.
+    const TestWeight w(f, test::rows_for(f, 37), 3, k.key.layout, 77, /*random_blocks=*/f.block_quantized);
     if (w.view.layout.layout_class() != k.key.layout) GTEST_SKIP() << "no such layout at this shape";
     int runs = 0;
     for (const bool at_end : {true, false}) {

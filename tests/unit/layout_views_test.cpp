@@ -17,9 +17,12 @@
 #include "layout/view.hpp"
 #include "runtime/error.hpp"
 #include "support/quantize_any.hpp"
+#include "support/rows_for.hpp"
 
 namespace skn_core {
 namespace {
+
+using test::rows_for;
 
 std::vector<const FormatTraits*> block_formats() {
     std::vector<const FormatTraits*> out;
@@ -28,13 +31,14 @@ std::vector<const FormatTraits*> block_formats() {
     return out;
 }
 
-// A real quantized weight: 5 rows x 3 blocks (a non-square block grid).
+// A real quantized weight: 5 rows x 3 blocks (a non-square block grid; a
+// row-interleaved format: 5 rows of blocks, 5R rows).
 struct Weight {
     const FormatTraits* f;
-    int64_t rows = 5, bpr = 3, cols;
+    int64_t rows, bpr = 3, cols;
     std::vector<uint8_t> bytes;
     std::vector<float> decoded;
-    explicit Weight(const FormatTraits* fmt) : f(fmt), cols(3 * fmt->block_elems) {
+    explicit Weight(const FormatTraits* fmt) : f(fmt), rows(rows_for(*fmt, 5)), cols(3 * fmt->block_elems) {
         std::vector<float> w(size_t(rows * cols));
         sample_weight(w.data(), rows, cols, 99);
         bytes.resize(quantized_size(*f, rows, cols));
@@ -77,15 +81,17 @@ TEST_P(LayoutContract, FileBytesAreRowMajorAndSaySo) {
     EXPECT_NE(v.layout.describe().find("order=ROW_MAJOR"), std::string::npos) << v.layout.describe();
     EXPECT_EQ(v.layout.strides[0], w.bpr);
     EXPECT_EQ(v.layout.strides[1], 1);
+    EXPECT_EQ(v.layout.grid[0], w.rows / w.f->block_rows);
     expect_same_floats(to_float(v), w.decoded, "ROW_MAJOR view vs dequantize");
 }
 
 TEST_P(LayoutContract, PrepackMovesBlockOBToFlatIndexBTimesOutPlusO) {
     const FormatTraits& f = *GetParam();
-    const int64_t rows = 4, bpr = 3;
-    std::vector<uint8_t> rm(fixture_size(f, rows, bpr));
-    write_fixture(f, BlockOrder::RowMajor, rows, bpr, rm.data());
-    const int64_t shape[2] = {rows, bpr * f.block_elems};
+    // out_rows: the weight's rows; rows: its rows of blocks (out_rows / R).
+    const int64_t out_rows = rows_for(f, 4), rows = out_rows / f.block_rows, bpr = 3;
+    std::vector<uint8_t> rm(fixture_size(f, out_rows, bpr));
+    write_fixture(f, BlockOrder::RowMajor, out_rows, bpr, rm.data());
+    const int64_t shape[2] = {out_rows, bpr * f.block_elems};
     const View v = make_view(rm.data(), rm.size(), f, shape, 2, BlockOrder::RowMajor);
     Scope scope;
     Events ev;
@@ -95,13 +101,14 @@ TEST_P(LayoutContract, PrepackMovesBlockOBToFlatIndexBTimesOutPlusO) {
     EXPECT_EQ(packed.layout.strides[0], 1);
     EXPECT_EQ(packed.layout.strides[1], rows);
     EXPECT_NE(packed.layout.describe().find("BLOCKED_INPUT_MAJOR"), std::string::npos);
-    const size_t bpb = size_t(f.block_bytes);
+    const size_t bpb = f.tile_bytes();
     for (int64_t o = 0; o < rows; ++o)
         for (int64_t b = 0; b < bpr; ++b)
             ASSERT_EQ(std::memcmp(packed.data + size_t(b * rows + o) * bpb, rm.data() + size_t(o * bpr + b) * bpb, bpb), 0)
                 << "block (" << o << ", " << b << ")";
     // The library's own check agrees, and flags the original bytes as misplaced.
-    EXPECT_FALSE(fixture_disagreement(packed.data, rm.size(), f, BlockOrder::InputBlockMajor, rows, bpr).has_value());
+    EXPECT_FALSE(
+        fixture_disagreement(packed.data, rm.size(), f, BlockOrder::InputBlockMajor, out_rows, bpr).has_value());
     ASSERT_EQ(ev.list.size(), 1u);
     EXPECT_EQ(ev.list[0].kind, SKN_TRACE_ADAPTER);
     EXPECT_EQ(ev.list[0].bytes, rm.size());
@@ -156,24 +163,27 @@ TEST_P(LayoutContract, OrderSurvivesNarrowTransposeUnsqueeze) {
     ASSERT_TRUE(prepack(w.view(), BlockOrder::InputBlockMajor, &scope, TraceSink{}, &ibm));
     for (const View& v : {w.view(), ibm}) {
         const BlockOrder order = v.layout.order;
-        // narrow rows 1..3 and the middle block
-        const View n = with_layout(v, narrow(narrow(v.layout, 0, 1, 3), 1, be, be));
+        // narrow rows 1..3 (row-interleaved: block rows 1..3) and the middle block
+        const int64_t first = rows_for(*w.f, 1), count = rows_for(*w.f, 3);
+        const View n = with_layout(v, narrow(narrow(v.layout, 0, first, count), 1, be, be));
         EXPECT_EQ(n.layout.order, order);
-        for (int64_t o = 0; o < 3; ++o)
+        for (int64_t o = 0; o < count; ++o)
             for (int64_t c = 0; c < be; ++c) {
                 const int64_t idx[2] = {o, c};
-                ASSERT_EQ(view_get(n, idx, 2), w.decoded[size_t((o + 1) * w.cols + be + c)]);
+                ASSERT_EQ(view_get(n, idx, 2), w.decoded[size_t((o + first) * w.cols + be + c)]);
             }
         const auto nf = to_float(n);
-        for (int64_t o = 0; o < 3; ++o)
-            for (int64_t c = 0; c < be; ++c) ASSERT_EQ(nf[size_t(o * be + c)], w.decoded[size_t((o + 1) * w.cols + be + c)]);
+        for (int64_t o = 0; o < count; ++o)
+            for (int64_t c = 0; c < be; ++c)
+                ASSERT_EQ(nf[size_t(o * be + c)], w.decoded[size_t((o + first) * w.cols + be + c)]);
         // unsqueeze: a leading dim of 1
         const View u = with_layout(v, unsqueeze(v.layout, 0));
         EXPECT_EQ(u.layout.order, order);
         EXPECT_EQ(u.layout.rank, 3);
         expect_same_floats(to_float(u), w.decoded, "unsqueezed");
-        const int64_t idx3[3] = {0, 4, w.cols - 1};
-        EXPECT_EQ(view_get(u, idx3, 3), w.decoded[size_t(4 * w.cols + w.cols - 1)]);
+        const int64_t last_row = w.rows - 1;
+        const int64_t idx3[3] = {0, last_row, w.cols - 1};
+        EXPECT_EQ(view_get(u, idx3, 3), w.decoded[size_t(last_row * w.cols + w.cols - 1)]);
         // transpose of a packed view is refused, naming skn_matmul_wt
         try {
             transpose(v.layout, 0, 1);
@@ -201,6 +211,22 @@ TEST_P(LayoutContract, NarrowSplittingABlockIsRefused) {
         EXPECT_EQ(e.status(), SKN_E_INVALID_ARGUMENT);
         EXPECT_NE(std::string(e.what()).find("block-aligned"), std::string::npos) << e.what();
     }
+    // A row-interleaved block spans R rows: a row range that splits one is
+    // refused too, naming R; whole groups of R rows narrow.
+    const int64_t R = w.f->block_rows;
+    if (R > 1) {
+        for (const auto& [start, length] : {std::pair<int64_t, int64_t>{1, R}, {0, R + 1}, {R, 2 * R - 1}}) {
+            try {
+                narrow(w.view().layout, 0, start, length);
+                ADD_FAILURE() << "rows [" << start << ", " << start + length << ") split a block of " << w.f->name;
+            } catch (const Error& e) {
+                EXPECT_EQ(e.status(), SKN_E_INVALID_ARGUMENT);
+                EXPECT_NE(std::string(e.what()).find("multiples of " + std::to_string(R)), std::string::npos)
+                    << e.what();
+            }
+        }
+        EXPECT_EQ(narrow(w.view().layout, 0, R, 2 * R).grid[0], 2);
+    }
 }
 
 TEST_P(LayoutContract, SameOrderPrepackCopiesAndEmitsNothing) {
@@ -223,15 +249,16 @@ TEST_P(LayoutContract, SameOrderPrepackCopiesAndEmitsNothing) {
 // and it reads expert e's own blocks (tagged by (row, block) of the grid).
 TEST_P(LayoutContract, SelectOfAStackedWeightIsAFreshWeightInEitherOrder) {
     const FormatTraits& f = *GetParam();
-    const int64_t experts = 3, out = 4, bpr = 3;
-    std::vector<uint8_t> rm(fixture_size(f, experts * out, bpr));
-    write_fixture(f, BlockOrder::RowMajor, experts * out, bpr, rm.data());
-    const int64_t shape[3] = {experts, out, bpr * f.block_elems};
+    // out_rows: an expert's rows; out: its rows of blocks (out_rows / R).
+    const int64_t experts = 3, out_rows = rows_for(f, 4), out = out_rows / f.block_rows, bpr = 3;
+    std::vector<uint8_t> rm(fixture_size(f, experts * out_rows, bpr));
+    write_fixture(f, BlockOrder::RowMajor, experts * out_rows, bpr, rm.data());
+    const int64_t shape[3] = {experts, out_rows, bpr * f.block_elems};
     const View stacked = make_view(rm.data(), rm.size(), f, shape, 3, BlockOrder::RowMajor);
     Scope scope;
     View ibm;
     ASSERT_TRUE(prepack(stacked, BlockOrder::InputBlockMajor, &scope, TraceSink{}, &ibm));
-    const size_t bpb = size_t(f.block_bytes);
+    const size_t bpb = f.tile_bytes();
     for (const View& v : {stacked, ibm}) {
         const Layout fresh = make_layout(f, shape + 1, 2, v.layout.order);
         for (int64_t e = 0; e < experts; ++e) {
@@ -260,6 +287,20 @@ TEST_P(LayoutContract, SelectOfAStackedWeightIsAFreshWeightInEitherOrder) {
     } catch (const Error& e) {
         EXPECT_EQ(e.status(), SKN_E_INVALID_ARGUMENT);
         EXPECT_NE(std::string(e.what()).find("block axis"), std::string::npos) << e.what();
+    }
+    // Nor can one row of a row-interleaved block: the message names R and
+    // the ways out.
+    if (f.interleaved()) {
+        try {
+            select(stacked.layout, 1, 0);
+            ADD_FAILURE() << "select of one row of a " << f.name << " block must be refused";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.status(), SKN_E_INVALID_ARGUMENT);
+            EXPECT_NE(std::string(e.what()).find("interleaves " + std::to_string(f.block_rows) + " rows"),
+                      std::string::npos)
+                << e.what();
+            EXPECT_NE(std::string(e.what()).find("skn_view_convert"), std::string::npos) << e.what();
+        }
     }
 }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dispatch/matmul.hpp"
@@ -19,11 +20,13 @@
 #include "runtime/error.hpp"
 #include "support/matmul_harness.hpp"
 #include "support/matmul_reference.hpp"
+#include "support/rows_for.hpp"
 
 namespace skn_core {
 namespace {
 
 using test::registered_kernels;
+using test::rows_for;
 using test::run_with_kernel;
 using test::TestWeight;
 
@@ -50,6 +53,19 @@ constexpr int64_t kOddOuts[] = {1, 3, 7, 8, 33, 257};
 constexpr int64_t kOddBlocksPerRow[] = {1, 3, 5};
 constexpr int64_t kOddN[] = {1, 2, 5, 16};
 
+// The (out, blocks per row) pairs for `f`, in this order. A row-interleaved
+// format takes R times each out (support/rows_for.hpp) and, after them,
+// 130 blocks per row at out = R and 3R: a row of many blocks, where a
+// kernel's block loop and its R-row tiles meet.
+std::vector<std::pair<int64_t, int64_t>> odd_shapes(const FormatTraits& f) {
+    std::vector<std::pair<int64_t, int64_t>> shapes;
+    for (int64_t out : kOddOuts)
+        for (int64_t bpr : kOddBlocksPerRow) shapes.emplace_back(rows_for(f, out), bpr);
+    if (f.interleaved())
+        for (int64_t out : {1, 3}) shapes.emplace_back(rows_for(f, out), 130);
+    return shapes;
+}
+
 class MatmulWtAgreesWithReference : public ::testing::TestWithParam<const Kernel*> {};
 
 TEST_P(MatmulWtAgreesWithReference, OnOddShapes) {
@@ -57,34 +73,32 @@ TEST_P(MatmulWtAgreesWithReference, OnOddShapes) {
     if (!cpu_runs(k.key.isa)) GTEST_SKIP() << k.name << ": this CPU lacks " << isa_tag(k.key.isa);
     const FormatTraits& f = *find_format(k.key.weight);
     int weight_index = 0, case_index = 0;
-    for (int64_t out : kOddOuts) {
-        for (int64_t bpr : kOddBlocksPerRow) {
-            TestWeight w(f, out, bpr, k.key.layout, uint64_t(++weight_index));
-            // A transposed matrix with a single output row is contiguous again.
-            if (w.view.layout.layout_class() != k.key.layout) continue;
-            for (int64_t n : kOddN) {
-                ++case_index;
-                const bool strided = case_index % 2 == 0, with_bias = case_index % 3 != 0;
-                const int64_t xs = w.in + (strided ? 5 : 0), ys = w.out + (strided ? 3 : 0);
-                std::vector<float> x(size_t(n * xs), 1e30f), y(size_t(n * ys), -7.0f), bias(size_t(w.out));
-                std::vector<float> xin(size_t(n * w.in));
-                sample_weight(xin.data(), n, w.in, 1000 + uint64_t(case_index));
-                for (int64_t i = 0; i < n; ++i)
-                    for (int64_t c = 0; c < w.in; ++c) x[size_t(i * xs + c)] = xin[size_t(i * w.in + c)];
-                for (int64_t o = 0; o < w.out; ++o) bias[size_t(o)] = 0.25f * float(o % 5) - 0.5f;
-                run_with_kernel(k, w.view, x.data(), n, xs, with_bias ? bias.data() : nullptr, y.data(), ys);
-                const auto ref = test::reference_matmul(w.decoded, w.out, w.in, x.data(), n, xs,
-                                                        with_bias ? bias.data() : nullptr, k.key.activation);
-                for (int64_t i = 0; i < n; ++i) {
-                    for (int64_t o = 0; o < w.out; ++o) {
-                        const double got = y[size_t(i * ys + o)], want = ref.y[size_t(i * w.out + o)];
-                        ASSERT_LE(std::fabs(got - want), ref.bound[size_t(i * w.out + o)])
-                            << k.name << " out=" << out << " bpr=" << bpr << " n=" << n << " at [" << i << ", " << o
-                            << "]";
-                    }
-                    for (int64_t o = w.out; o < ys; ++o)
-                        ASSERT_EQ(y[size_t(i * ys + o)], -7.0f) << k.name << ": wrote outside y's rows";
+    for (const auto& [out, bpr] : odd_shapes(f)) {
+        TestWeight w(f, out, bpr, k.key.layout, uint64_t(++weight_index));
+        // A transposed matrix with a single output row is contiguous again.
+        if (w.view.layout.layout_class() != k.key.layout) continue;
+        for (int64_t n : kOddN) {
+            ++case_index;
+            const bool strided = case_index % 2 == 0, with_bias = case_index % 3 != 0;
+            const int64_t xs = w.in + (strided ? 5 : 0), ys = w.out + (strided ? 3 : 0);
+            std::vector<float> x(size_t(n * xs), 1e30f), y(size_t(n * ys), -7.0f), bias(size_t(w.out));
+            std::vector<float> xin(size_t(n * w.in));
+            sample_weight(xin.data(), n, w.in, 1000 + uint64_t(case_index));
+            for (int64_t i = 0; i < n; ++i)
+                for (int64_t c = 0; c < w.in; ++c) x[size_t(i * xs + c)] = xin[size_t(i * w.in + c)];
+            for (int64_t o = 0; o < w.out; ++o) bias[size_t(o)] = 0.25f * float(o % 5) - 0.5f;
+            run_with_kernel(k, w.view, x.data(), n, xs, with_bias ? bias.data() : nullptr, y.data(), ys);
+            const auto ref = test::reference_matmul(w.decoded, w.out, w.in, x.data(), n, xs,
+                                                    with_bias ? bias.data() : nullptr, k.key.activation);
+            for (int64_t i = 0; i < n; ++i) {
+                for (int64_t o = 0; o < w.out; ++o) {
+                    const double got = y[size_t(i * ys + o)], want = ref.y[size_t(i * w.out + o)];
+                    ASSERT_LE(std::fabs(got - want), ref.bound[size_t(i * w.out + o)])
+                        << k.name << " out=" << out << " bpr=" << bpr << " n=" << n << " at [" << i << ", " << o
+                        << "]";
                 }
+                for (int64_t o = w.out; o < ys; ++o)
+                    ASSERT_EQ(y[size_t(i * ys + o)], -7.0f) << k.name << ": wrote outside y's rows";
             }
         }
     }
@@ -100,7 +114,7 @@ TEST_P(MatmulWtOnRandomBlocks, AgreesWithReference) {
     const Kernel& k = *GetParam();
     if (!cpu_runs(k.key.isa)) GTEST_SKIP() << k.name << ": this CPU lacks " << isa_tag(k.key.isa);
     const FormatTraits& f = *find_format(k.key.weight);
-    const TestWeight w(f, 33, 3, k.key.layout, 501, /*random_blocks=*/true);
+    const TestWeight w(f, rows_for(f, 33), 3, k.key.layout, 501, /*random_blocks=*/true);
     for (int64_t n : {1, 5, 17}) {
         std::vector<float> x(size_t(n * w.in)), y(size_t(n * w.out));
         sample_weight(x.data(), n, w.in, 900 + uint64_t(n));
@@ -150,8 +164,9 @@ TEST(KernelRegistry, NamesFollowTheGrammarAndEveryFormatHasReferenceKernelsInBot
 TEST(MatmulWtDeterminism, AcrossOrdersAndThreadCounts) {
     for (const FormatTraits& f : all_formats()) {
         if (!f.block_quantized) continue;
-        TestWeight rm(f, 37, 3, LayoutClass::BlockedRowMajor, 5);
-        TestWeight ibm(f, 37, 3, LayoutClass::BlockedInputMajor, 5);
+        const int64_t out = rows_for(f, 37);
+        TestWeight rm(f, out, 3, LayoutClass::BlockedRowMajor, 5);
+        TestWeight ibm(f, out, 3, LayoutClass::BlockedInputMajor, 5);
         const int64_t n = 5, in = rm.in;
         std::vector<float> x(size_t(n * in));
         sample_weight(x.data(), n, in, 77);
@@ -165,13 +180,13 @@ TEST(MatmulWtDeterminism, AcrossOrdersAndThreadCounts) {
                     o.precision = p;
                     o.prepack_weights = true;  // each order's best kernel may live in the other order
                     o.scope = &rm.scope;
-                    std::vector<float> y(size_t(n * 37));
+                    std::vector<float> y(size_t(n * out));
                     // Compare like with like: pin each order to its own kernels.
                     Registry own;
                     for (const Kernel& k : default_registry().kernels())
                         if (k.key.layout == w->layout.layout_class()) own.add(k);
                     ctx.set_registry(&own);
-                    matmul_wt(ctx, x.data(), n, in, *w, nullptr, y.data(), 37, o);
+                    matmul_wt(ctx, x.data(), n, in, *w, nullptr, y.data(), out, o);
                     if (first.empty()) first = y;
                     ASSERT_EQ(std::memcmp(first.data(), y.data(), y.size() * 4), 0)
                         << f.name << " precision " << int(p) << " order " << order_name(w->layout.order) << " threads "
@@ -312,8 +327,9 @@ TEST(MatmulWtFallback, EveryFormatWithoutASimdKernelRunsTheReferenceWithAFallbac
     int checked = 0;
     for (const FormatTraits& f : all_formats()) {
         if (!f.block_quantized) continue;
+        const int64_t out = rows_for(f, 9);
         for (LayoutClass cls : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor}) {
-            TestWeight w(f, 9, 3, cls, 3);
+            TestWeight w(f, out, 3, cls, 3);
             const Kernel* best = default_registry().best(f.id, cls, f.activation, cap, &w.view.layout);
             ASSERT_NE(best, nullptr) << f.name;
             const bool other_simd = [&] {
@@ -326,12 +342,12 @@ TEST(MatmulWtFallback, EveryFormatWithoutASimdKernelRunsTheReferenceWithAFallbac
             EXPECT_EQ(best->key.isa, SKN_ISA_SCALAR) << best->name << ": no SIMD kernels are built for this architecture";
 #endif
             if (best->key.isa != SKN_ISA_SCALAR) continue;
-            std::vector<float> x(size_t(2 * w.in)), y(size_t(2 * 9));
+            std::vector<float> x(size_t(2 * w.in)), y(size_t(2 * out));
             sample_weight(x.data(), 2, w.in, 4);
             Context ctx;
             Events ev;
             ctx.set_trace(ev.sink());
-            matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), 9, MatmulOptions{});
+            matmul_wt(ctx, x.data(), 2, w.in, w.view, nullptr, y.data(), out, MatmulOptions{});
             ASSERT_EQ(ev.count(SKN_TRACE_FALLBACK), 1) << f.name << " " << layout_class_name(cls);
             EXPECT_EQ(ev.count(SKN_TRACE_ADAPTER), 0) << f.name;
             const std::string why = ev.details[0];

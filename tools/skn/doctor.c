@@ -85,14 +85,16 @@ static skn_status golden_rows(skn_format format, void* dst, size_t bytes) {
 }
 
 /* The kernel skn_matmul_wt runs for `format` in `order` at `precision` on
- * `ctx`: a [4, 3 blocks] weight, one activation row. */
+ * `ctx`: a [4, 3 blocks] weight (a row-interleaved format: 4 groups of its
+ * block_rows rows), one activation row. */
 static int probe(skn_context* ctx, skn_scope* scope, skn_format format, skn_block_order order, skn_precision precision,
                  traced* out) {
     skn_format_props fp;
     memset(&fp, 0, sizeof fp);
     fp.struct_size = sizeof fp;
     if (skn_format_info(format, &fp) != SKN_OK) return -1;
-    const int64_t rows = 4, cols = 3 * (int64_t)(fp.block_elems > 1 ? fp.block_elems : 32);
+    const int64_t rows = 4 * (int64_t)(fp.block_rows > 1 ? fp.block_rows : 1);
+    const int64_t cols = 3 * (int64_t)(fp.block_elems > 1 ? fp.block_elems : 32);
     size_t bytes = 0;
     if (skn_quantized_size(format, rows, cols, &bytes) != SKN_OK) return -1;
     float* w = malloc((size_t)(rows * cols) * sizeof(float));
@@ -101,9 +103,9 @@ static int probe(skn_context* ctx, skn_scope* scope, skn_format format, skn_bloc
     skn_view* v = NULL;
     skn_view* use = NULL;
     int rc = -1;
-    float y[4];
+    float* y = malloc((size_t)rows * sizeof(float));
     memset(out, 0, sizeof *out);
-    if (w == NULL || x == NULL || packed == NULL) goto done;
+    if (w == NULL || x == NULL || packed == NULL || y == NULL) goto done;
     for (int64_t i = 0; i < rows * cols; ++i) w[i] = (float)((i * 7) % 5 - 2) * 0.25f;
     for (int64_t i = 0; i < cols; ++i) x[i] = (float)(i % 3) * 0.5f;
     const int64_t shape[2] = {rows, cols};
@@ -126,6 +128,7 @@ static int probe(skn_context* ctx, skn_scope* scope, skn_format format, skn_bloc
 done:
     skn_view_release(use);
     skn_view_release(v);
+    free(y);
     free(packed);
     free(x);
     free(w);
@@ -207,7 +210,7 @@ int skn_cmd_doctor(int argc, char** argv) {
         printf("], \"kernels\": [");
     else
         printf("\nkernels skn_matmul_wt runs (%d registered; a one-row product per format and order)\n"
-               "  %-8s %-17s %-42s %s\n",
+               "  %-9s %-17s %-42s %s\n",
                (int)skn_kernel_count(), "format", "order", "fast precision", "exact precision");
     int failures = 0, rows = 0;
     for (int32_t i = 0; i < skn_format_count(); ++i) {
@@ -234,7 +237,7 @@ int skn_cmd_doctor(int argc, char** argv) {
                 snprintf(a, sizeof a, "%s%s", ok_fast ? fast.kernel : "(failed)", ok_fast && fast.fallback ? " *" : "");
                 snprintf(b, sizeof b, "%s%s", ok_exact ? exact.kernel : "(failed)",
                          ok_exact && exact.fallback ? " *" : "");
-                printf("  %-8s %-17s %-42s %s\n", fp.name, order_name, a, b);
+                printf("  %-9s %-17s %-42s %s\n", fp.name, order_name, a, b);
             }
             ++rows;
         }

@@ -59,6 +59,14 @@ int main(void) {
     printf("pub const C_SKN_FORMAT_NVFP4: i64 = %lld;\n", (long long)(SKN_FORMAT_NVFP4));
     printf("pub const C_SKN_FORMAT_Q1_0: i64 = %lld;\n", (long long)(SKN_FORMAT_Q1_0));
     printf("pub const C_SKN_FORMAT_Q2_0: i64 = %lld;\n", (long long)(SKN_FORMAT_Q2_0));
+    printf("pub const C_SKN_FORMAT_Q4_0_R8: i64 = %lld;\n", (long long)(SKN_FORMAT_Q4_0_R8));
+    printf("pub const C_SKN_FORMAT_Q8_0_R8: i64 = %lld;\n", (long long)(SKN_FORMAT_Q8_0_R8));
+    printf("pub const C_SKN_FORMAT_Q4_K_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_Q4_K_R4));
+    printf("pub const C_SKN_FORMAT_Q6_K_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_Q6_K_R4));
+    printf("pub const C_SKN_FORMAT_IQ4_NL_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_IQ4_NL_R4));
+    printf("pub const C_SKN_FORMAT_IQ4_XS_R8: i64 = %lld;\n", (long long)(SKN_FORMAT_IQ4_XS_R8));
+    printf("pub const C_SKN_FORMAT_BF16_R16: i64 = %lld;\n", (long long)(SKN_FORMAT_BF16_R16));
+    printf("pub const C_SKN_FORMAT_MXFP4_R8: i64 = %lld;\n", (long long)(SKN_FORMAT_MXFP4_R8));
     printf("pub const C_SKN_FORMAT_I2_S_G64: i64 = %lld;\n", (long long)(SKN_FORMAT_I2_S_G64));
     printf("pub const C_SIZEOF_skn_format_props: usize = %zu;\n", sizeof(skn_format_props));
     printf("pub const C_ALIGNOF_skn_format_props: usize = %zu;\n", _Alignof(skn_format_props));
@@ -71,6 +79,8 @@ int main(void) {
     printf("pub const C_OFFSETOF_skn_format_props_activation_format: usize = %zu;\n", offsetof(skn_format_props, activation_format));
     printf("pub const C_OFFSETOF_skn_format_props_bits_per_weight: usize = %zu;\n", offsetof(skn_format_props, bits_per_weight));
     printf("pub const C_OFFSETOF_skn_format_props_needs_importance: usize = %zu;\n", offsetof(skn_format_props, needs_importance));
+    printf("pub const C_OFFSETOF_skn_format_props_block_rows: usize = %zu;\n", offsetof(skn_format_props, block_rows));
+    printf("pub const C_OFFSETOF_skn_format_props_interleaves: usize = %zu;\n", offsetof(skn_format_props, interleaves));
     printf("pub const C_SIZEOF_skn_quantize_options: usize = %zu;\n", sizeof(skn_quantize_options));
     printf("pub const C_ALIGNOF_skn_quantize_options: usize = %zu;\n", _Alignof(skn_quantize_options));
     printf("pub const C_OFFSETOF_skn_quantize_options_struct_size: usize = %zu;\n", offsetof(skn_quantize_options, struct_size));
@@ -112,6 +122,7 @@ int main(void) {
     printf("pub const C_OFFSETOF_skn_trace_event_n: usize = %zu;\n", offsetof(skn_trace_event, n));
     printf("pub const C_OFFSETOF_skn_trace_event_out: usize = %zu;\n", offsetof(skn_trace_event, out));
     printf("pub const C_OFFSETOF_skn_trace_event_in: usize = %zu;\n", offsetof(skn_trace_event, in));
+    printf("pub const C_OFFSETOF_skn_trace_event_to_format: usize = %zu;\n", offsetof(skn_trace_event, to_format));
     printf("pub const C_SKN_GOLDEN_SOURCE: i64 = %lld;\n", (long long)(SKN_GOLDEN_SOURCE));
     printf("pub const C_SKN_GOLDEN_PACKED: i64 = %lld;\n", (long long)(SKN_GOLDEN_PACKED));
     printf("pub const C_SKN_GOLDEN_PACKED_KERNEL_ORDER: i64 = %lld;\n", (long long)(SKN_GOLDEN_PACKED_KERNEL_ORDER));

@@ -67,6 +67,14 @@ pub const SKN_FORMAT_MXFP4: skn_format = 39;
 pub const SKN_FORMAT_NVFP4: skn_format = 40;
 pub const SKN_FORMAT_Q1_0: skn_format = 41;
 pub const SKN_FORMAT_Q2_0: skn_format = 42;
+pub const SKN_FORMAT_Q4_0_R8: skn_format = 202;
+pub const SKN_FORMAT_Q8_0_R8: skn_format = 208;
+pub const SKN_FORMAT_Q4_K_R4: skn_format = 212;
+pub const SKN_FORMAT_Q6_K_R4: skn_format = 214;
+pub const SKN_FORMAT_IQ4_NL_R4: skn_format = 220;
+pub const SKN_FORMAT_IQ4_XS_R8: skn_format = 223;
+pub const SKN_FORMAT_BF16_R16: skn_format = 230;
+pub const SKN_FORMAT_MXFP4_R8: skn_format = 353;
 pub const SKN_FORMAT_I2_S_G64: skn_format = 1036;
 
 #[repr(C)]
@@ -81,6 +89,8 @@ pub struct skn_format_props {
     pub activation_format: skn_format,
     pub bits_per_weight: f64,
     pub needs_importance: i32,
+    pub block_rows: i32,
+    pub interleaves: skn_format,
 }
 
 #[repr(C)]
@@ -150,6 +160,7 @@ pub struct skn_trace_event {
     pub n: i64,
     pub out: i64,
     pub r#in: i64,
+    pub to_format: skn_format,
 }
 
 pub type skn_trace_fn = Option<unsafe extern "C" fn(event: *const skn_trace_event, user: *mut c_void)>;
@@ -380,6 +391,8 @@ extern "C" {
     pub fn skn_view_get(view: *const skn_view, indices: *const i64, rank: c_int, out: *mut f32) -> skn_status;
     pub fn skn_view_to_float(view: *const skn_view, dst: *mut f32, dst_count: usize) -> skn_status;
     pub fn skn_view_prepack(view: *const skn_view, order: skn_block_order, scope: *mut skn_scope, trace: skn_trace_fn, user: *mut c_void, out: *mut *mut skn_view) -> skn_status;
+    pub fn skn_view_convert(view: *const skn_view, format: skn_format, order: skn_block_order, scope: *mut skn_scope, trace: skn_trace_fn, user: *mut c_void, out: *mut *mut skn_view) -> skn_status;
+    pub fn skn_packed_convert(from: skn_format, to: skn_format, src: *const c_void, src_size: usize, dst: *mut c_void, dst_size: usize, rows: i64, cols: i64) -> skn_status;
     pub fn skn_packed_to_kernel_order(format: skn_format, src: *const c_void, src_size: usize, dst: *mut c_void, dst_size: usize, rows: i64, blocks_per_row: i64) -> skn_status;
     pub fn skn_packed_to_canonical_order(format: skn_format, src: *const c_void, src_size: usize, dst: *mut c_void, dst_size: usize, rows: i64, blocks_per_row: i64) -> skn_status;
     pub fn skn_i2_s_change_layout(from: skn_format, to: skn_format, src: *const c_void, src_size: usize, dst: *mut c_void, dst_size: usize, elements: i64) -> skn_status;
@@ -536,6 +549,14 @@ mod layout {
         assert_eq!(SKN_FORMAT_NVFP4 as i64, C_SKN_FORMAT_NVFP4, "SKN_FORMAT_NVFP4");
         assert_eq!(SKN_FORMAT_Q1_0 as i64, C_SKN_FORMAT_Q1_0, "SKN_FORMAT_Q1_0");
         assert_eq!(SKN_FORMAT_Q2_0 as i64, C_SKN_FORMAT_Q2_0, "SKN_FORMAT_Q2_0");
+        assert_eq!(SKN_FORMAT_Q4_0_R8 as i64, C_SKN_FORMAT_Q4_0_R8, "SKN_FORMAT_Q4_0_R8");
+        assert_eq!(SKN_FORMAT_Q8_0_R8 as i64, C_SKN_FORMAT_Q8_0_R8, "SKN_FORMAT_Q8_0_R8");
+        assert_eq!(SKN_FORMAT_Q4_K_R4 as i64, C_SKN_FORMAT_Q4_K_R4, "SKN_FORMAT_Q4_K_R4");
+        assert_eq!(SKN_FORMAT_Q6_K_R4 as i64, C_SKN_FORMAT_Q6_K_R4, "SKN_FORMAT_Q6_K_R4");
+        assert_eq!(SKN_FORMAT_IQ4_NL_R4 as i64, C_SKN_FORMAT_IQ4_NL_R4, "SKN_FORMAT_IQ4_NL_R4");
+        assert_eq!(SKN_FORMAT_IQ4_XS_R8 as i64, C_SKN_FORMAT_IQ4_XS_R8, "SKN_FORMAT_IQ4_XS_R8");
+        assert_eq!(SKN_FORMAT_BF16_R16 as i64, C_SKN_FORMAT_BF16_R16, "SKN_FORMAT_BF16_R16");
+        assert_eq!(SKN_FORMAT_MXFP4_R8 as i64, C_SKN_FORMAT_MXFP4_R8, "SKN_FORMAT_MXFP4_R8");
         assert_eq!(SKN_FORMAT_I2_S_G64 as i64, C_SKN_FORMAT_I2_S_G64, "SKN_FORMAT_I2_S_G64");
         assert_eq!(SKN_ISA_SCALAR as i64, C_SKN_ISA_SCALAR, "SKN_ISA_SCALAR");
         assert_eq!(SKN_ISA_AVX2 as i64, C_SKN_ISA_AVX2, "SKN_ISA_AVX2");
@@ -607,6 +628,8 @@ mod layout {
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).activation_format) } as usize - base, C_OFFSETOF_skn_format_props_activation_format, "activation_format");
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).bits_per_weight) } as usize - base, C_OFFSETOF_skn_format_props_bits_per_weight, "bits_per_weight");
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).needs_importance) } as usize - base, C_OFFSETOF_skn_format_props_needs_importance, "needs_importance");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).block_rows) } as usize - base, C_OFFSETOF_skn_format_props_block_rows, "block_rows");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).interleaves) } as usize - base, C_OFFSETOF_skn_format_props_interleaves, "interleaves");
     }
 
     #[test]
@@ -641,6 +664,7 @@ mod layout {
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).n) } as usize - base, C_OFFSETOF_skn_trace_event_n, "n");
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).out) } as usize - base, C_OFFSETOF_skn_trace_event_out, "out");
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).r#in) } as usize - base, C_OFFSETOF_skn_trace_event_in, "in");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).to_format) } as usize - base, C_OFFSETOF_skn_trace_event_to_format, "to_format");
     }
 
     #[test]
