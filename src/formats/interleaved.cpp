@@ -24,6 +24,19 @@ void store_u16(uint8_t* p, uint16_t v) {
     p[1] = uint8_t(v >> 8);
 }
 
+uint32_t load_u32(const uint8_t* p) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+}
+void store_u32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
+
+// Nibble plane h (0: low nibbles, 1: high) of four bytes, one per byte.
+constexpr uint32_t kLowNibbles = 0x0F0F0F0Fu;
+uint32_t nibbles(uint32_t w, int h) { return (w >> (4 * h)) & kLowNibbles; }
+// Four bytes pairing two nibble planes, the first in the low nibbles.
+uint32_t pair_nibbles(uint32_t lo, uint32_t hi) { return lo | (hi << 4); }
+
 // ---------------------------------------------------------------------------
 // Scale first, then codes moved in 4-byte chunks: Q4_0_R8 (fp16 d, 16 code
 // bytes), MXFP4_R8 (E8M0 byte, 16 code bytes), Q8_0_R8 (fp16 d, 32 code
@@ -58,21 +71,18 @@ void deinterleave_chunks(const uint8_t* y, uint8_t* const* rows) {
 //   q = 2: elements 4 + i, 12 + i  q = 3: elements 20 + i, 28 + i
 constexpr int kNlPair[4][2] = {{0, 8}, {16, 24}, {4, 12}, {20, 28}};
 
-uint8_t nl_code(const uint8_t* qs, int e) { return e < 16 ? qs[e] & 0xF : qs[e - 16] >> 4; }
-void nl_set(uint8_t* qs, int e, uint8_t v) {
-    if (e < 16)
-        qs[e] = uint8_t((qs[e] & 0xF0) | v);
-    else
-        qs[e - 16] = uint8_t((qs[e - 16] & 0x0F) | (v << 4));
-}
 
 void interleave_iq4_nl_r4(const uint8_t* const* rows, uint8_t* y) {
+    // Elements i < 16 are the low nibbles of code bytes i, 16 + i the high
+    // ones: pair q takes code bytes (kNlPair[q][0] % 16 ...) in plane q % 2.
     for (int k = 0; k < 4; ++k) {
         std::memcpy(y + 2 * k, rows[k], 2);
         const uint8_t* qs = rows[k] + 2;
-        for (int q = 0; q < 4; ++q)
-            for (int i = 0; i < 4; ++i)
-                y[8 + 16 * q + 4 * k + i] = uint8_t(nl_code(qs, kNlPair[q][0] + i) | nl_code(qs, kNlPair[q][1] + i) << 4);
+        for (int q = 0; q < 4; ++q) {
+            const int h = q & 1;
+            store_u32(y + 8 + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32(qs + kNlPair[q][0] % 16), h),
+                                                           nibbles(load_u32(qs + kNlPair[q][1] % 16), h)));
+        }
     }
 }
 
@@ -80,12 +90,13 @@ void deinterleave_iq4_nl_r4(const uint8_t* y, uint8_t* const* rows) {
     for (int k = 0; k < 4; ++k) {
         std::memcpy(rows[k], y + 2 * k, 2);
         uint8_t* qs = rows[k] + 2;
-        for (int q = 0; q < 4; ++q)
-            for (int i = 0; i < 4; ++i) {
-                const uint8_t b = y[8 + 16 * q + 4 * k + i];
-                nl_set(qs, kNlPair[q][0] + i, b & 0xF);
-                nl_set(qs, kNlPair[q][1] + i, b >> 4);
-            }
+        // Pairs 0 and 1 hold code bytes 0..3 and 8..11 (low, high planes),
+        // pairs 2 and 3 code bytes 4..7 and 12..15.
+        for (int q = 0; q < 4; q += 2) {
+            const uint32_t lo = load_u32(y + 8 + 16 * q + 4 * k), hi = load_u32(y + 8 + 16 * (q + 1) + 4 * k);
+            store_u32(qs + kNlPair[q][0], pair_nibbles(nibbles(lo, 0), nibbles(hi, 0)));
+            store_u32(qs + kNlPair[q][1], pair_nibbles(nibbles(lo, 1), nibbles(hi, 1)));
+        }
     }
 }
 
@@ -99,14 +110,6 @@ void deinterleave_iq4_nl_r4(const uint8_t* y, uint8_t* const* rows) {
 // Q4_K: d @0, dmin @2, 12 bytes of eight 6-bit (scale, min) pairs @4, codes
 // @16: element 64 * c + 32 * h + l is nibble h of byte 32 * c + l.
 constexpr int kQ4kCodes = 16;
-uint8_t q4_k_code(const uint8_t* x, int e) {
-    const uint8_t b = x[kQ4kCodes + 32 * (e / 64) + e % 32];
-    return (e % 64) < 32 ? b & 0xF : b >> 4;
-}
-void q4_k_set(uint8_t* x, int e, uint8_t v) {
-    uint8_t& b = x[kQ4kCodes + 32 * (e / 64) + e % 32];
-    b = (e % 64) < 32 ? uint8_t((b & 0xF0) | v) : uint8_t((b & 0x0F) | (v << 4));
-}
 // Pair j's (scale, min): j < 4 low 6 bits of bytes j, j + 4; j >= 4 nibbles
 // of byte j + 4 and the top two bits of bytes j - 4, j.
 void q4_k_scale_min(const uint8_t* s, int j, uint8_t* d, uint8_t* m) {
@@ -142,10 +145,12 @@ void interleave_q4_k_r4(const uint8_t* const* rows, uint8_t* y) {
             const int t = 4 * s + k;
             y[32 + t] = uint8_t((d & 0xF) | ((m & 0xF) << 4));
             y[16 + t % 16] |= uint8_t(((d >> 4) | ((m >> 4) << 2)) << (4 * (t / 16)));
+            // Sub-block s is nibble plane s % 2 of code bytes 32 (s / 2) ...
+            const uint8_t* codes = x + kQ4kCodes + 32 * (s / 2);
             for (int q = 0; q < 4; ++q)
-                for (int i = 0; i < 4; ++i)
-                    y[64 + 64 * s + 16 * q + 4 * k + i] = uint8_t(q4_k_code(x, 32 * s + kNlPair[q][0] + i) |
-                                                                  q4_k_code(x, 32 * s + kNlPair[q][1] + i) << 4);
+                store_u32(y + 64 + 64 * s + 16 * q + 4 * k,
+                          pair_nibbles(nibbles(load_u32(codes + kNlPair[q][0]), s % 2),
+                                       nibbles(load_u32(codes + kNlPair[q][1]), s % 2)));
         }
     }
 }
@@ -161,14 +166,17 @@ void deinterleave_q4_k_r4(const uint8_t* y, uint8_t* const* rows) {
             const uint8_t h = uint8_t((y[16 + t % 16] >> (4 * (t / 16))) & 0xF);
             d[s] = uint8_t((y[32 + t] & 0xF) | ((h & 3) << 4));
             m[s] = uint8_t((y[32 + t] >> 4) | ((h >> 2) << 4));
-            for (int q = 0; q < 4; ++q)
-                for (int i = 0; i < 4; ++i) {
-                    const uint8_t b = y[64 + 64 * s + 16 * q + 4 * k + i];
-                    q4_k_set(x, 32 * s + kNlPair[q][0] + i, b & 0xF);
-                    q4_k_set(x, 32 * s + kNlPair[q][1] + i, b >> 4);
-                }
         }
         q4_k_pack_scales(d, m, x + 4);
+        // Sub-blocks 2j and 2j + 1 share code bytes 32 j ... (low, high planes).
+        for (int j = 0; j < 4; ++j)
+            for (int q = 0; q < 4; ++q) {
+                const uint32_t lo = load_u32(y + 64 + 64 * (2 * j) + 16 * q + 4 * k);
+                const uint32_t hi = load_u32(y + 64 + 64 * (2 * j + 1) + 16 * q + 4 * k);
+                uint8_t* codes = x + kQ4kCodes + 32 * j;
+                store_u32(codes + kNlPair[q][0], pair_nibbles(nibbles(lo, 0), nibbles(hi, 0)));
+                store_u32(codes + kNlPair[q][1], pair_nibbles(nibbles(lo, 1), nibbles(hi, 1)));
+            }
     }
 }
 
@@ -203,17 +211,20 @@ void interleave_q6_k_r4(const uint8_t* const* rows, uint8_t* y) {
         for (int s = 0; s < 8; ++s) {
             y[8 + 8 * s + k] = x[192 + 2 * s];
             y[8 + 8 * s + 4 + k] = x[192 + 2 * s + 1];
+            // Sub-block s: j = s % 4 of half n = s / 4; low nibbles in plane
+            // j / 2 of ql bytes 64 n + 32 (j % 2) ..., high bits at 2j of qh
+            // bytes 128 + 32 n ...
+            const int n = s / 4, j = s % 4;
+            const uint8_t* ql = x + 64 * n + 32 * (j % 2);
+            const uint8_t* qh = x + 128 + 32 * n;
             for (int q = 0; q < 4; ++q)
-                for (int i = 0; i < 4; ++i)
-                    y[328 + 64 * s + 16 * q + 4 * k + i] =
-                        uint8_t((q6_k_code(x, 32 * s + kNlPair[q][0] + i) & 0xF) |
-                                (q6_k_code(x, 32 * s + kNlPair[q][1] + i) & 0xF) << 4);
-            for (int h = 0; h < 2; ++h)
-                for (int i = 0; i < 4; ++i) {
-                    uint8_t b = 0;
-                    for (int f = 0; f < 4; ++f) b |= uint8_t((q6_k_code(x, 32 * s + 16 * h + kQ6kHigh[f] + i) >> 4) << (2 * f));
-                    y[72 + 32 * s + 16 * h + 4 * k + i] = b;
-                }
+                store_u32(y + 328 + 64 * s + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32(ql + kNlPair[q][0]), j / 2),
+                                                                           nibbles(load_u32(ql + kNlPair[q][1]), j / 2)));
+            for (int h = 0; h < 2; ++h) {
+                uint32_t w = 0;
+                for (int f = 0; f < 4; ++f) w |= ((load_u32(qh + 16 * h + kQ6kHigh[f]) >> (2 * j)) & 0x03030303u) << (2 * f);
+                store_u32(y + 72 + 32 * s + 16 * h + 4 * k, w);
+            }
         }
     }
 }
@@ -256,7 +267,6 @@ struct XsNibble {
 };
 constexpr XsNibble kXsPair[4][2] = {{{0, 0}, {4, 0}}, {{8, 0}, {12, 0}}, {{0, 1}, {4, 1}}, {{8, 1}, {12, 1}}};
 
-uint8_t xs_nibble(const uint8_t* qs, XsNibble n, int i) { return uint8_t((qs[n.byte + i] >> (4 * n.high)) & 0xF); }
 void xs_set(uint8_t* qs, XsNibble n, int i, uint8_t v) {
     uint8_t& b = qs[n.byte + i];
     b = n.high ? uint8_t((b & 0x0F) | (v << 4)) : uint8_t((b & 0xF0) | v);
@@ -276,9 +286,9 @@ void interleave_iq4_xs_r8(const uint8_t* const* rows, uint8_t* y) {
             y[16 + t % 16] |= uint8_t(hi << (2 * (t / 16)));
             const uint8_t* qs = x + 8 + 16 * s;
             for (int q = 0; q < 4; ++q)
-                for (int i = 0; i < 4; ++i)
-                    y[64 + 128 * s + 32 * q + 4 * k + i] =
-                        uint8_t(xs_nibble(qs, kXsPair[q][0], i) | xs_nibble(qs, kXsPair[q][1], i) << 4);
+                store_u32(y + 64 + 128 * s + 32 * q + 4 * k,
+                          pair_nibbles(nibbles(load_u32(qs + kXsPair[q][0].byte), kXsPair[q][0].high),
+                                       nibbles(load_u32(qs + kXsPair[q][1].byte), kXsPair[q][1].high)));
         }
     }
 }

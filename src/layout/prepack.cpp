@@ -133,46 +133,75 @@ void require_twins(const FormatTraits& from, const FormatTraits& to) {
 // Copies every block of `src` into `dst` (laid out by dst_layout), moving
 // between a canonical format and its row-interleaved twin when the two
 // layouts' formats differ. Reads and writes only through the layouts, so any
-// order, strides or offset work on either side.
+// order, strides or offset work on either side; walks each block row with
+// fixed strides, and points the codec straight at the canonical blocks
+// where a row's share of an interleaved block is contiguous (always, but for
+// a strided dense BF16 view), so a load-time repack costs little more than
+// the copy itself.
 void convert_blocks(const View& src, const Layout& dst_layout, uint8_t* dst) {
     const Layout& sl = src.layout;
-    const FormatTraits& sf = *sl.format;
     const FormatTraits& df = *dst_layout.format;
     const bool interleave = df.interleaved();
-    const FormatTraits& inter = interleave ? df : sf;   // the interleaved side
-    const Layout& il = interleave ? dst_layout : sl;      // its layout
-    const Layout& cl = interleave ? sl : dst_layout;      // the canonical side's
+    const FormatTraits& inter = interleave ? df : *sl.format;  // the interleaved side
+    const Layout& il = interleave ? dst_layout : sl;            // its layout
+    const Layout& cl = interleave ? sl : dst_layout;            // the canonical side's
+    const uint8_t* const in_bytes = src.data;
+    uint8_t* const ib = interleave ? dst : nullptr;             // interleaved bytes written
+    const uint8_t* const ib_read = interleave ? nullptr : in_bytes;
+    uint8_t* const cb_write = interleave ? nullptr : dst;       // canonical bytes written
+    const uint8_t* const cb_read = interleave ? in_bytes : nullptr;
+    const InterleavedCodec& codec = *inter.interleaved_codec;
     const int64_t R = inter.block_rows;
+    const int rank = il.rank, last = rank - 1;
+    const int64_t bpr = il.grid[size_t(last)];
     // A row's share of an interleaved block is `ratio` canonical blocks
     // (BF16_R16: two BF16 values; every quantized twin: one).
     const int64_t ratio = inter.block_elems / cl.format->block_elems;
-    const size_t share = size_t(inter.block_bytes);
-    const size_t canon_bytes = cl.format->tile_bytes();
-    std::vector<uint8_t> rows_buf(size_t(R) * share);
-    std::vector<uint8_t*> rows(static_cast<size_t>(R));
-    for (int64_t k = 0; k < R; ++k) rows[size_t(k)] = rows_buf.data() + size_t(k) * share;
-    const int rank = il.rank;
-    const int last = rank - 1;
-    int64_t g[kMaxRank] = {0, 0, 0, 0};  // interleaved grid coordinates
+    const size_t canon_bytes = cl.format->tile_bytes(), tile = inter.tile_bytes();
+    const int64_t cs = cl.strides[size_t(last)], is = il.strides[size_t(last)];
+    const bool direct = ratio == 1 || cs == 1;
+    std::vector<uint8_t> buf(direct ? 0 : size_t(R) * size_t(inter.block_bytes));
+    std::vector<int64_t> cbase(static_cast<size_t>(R));
+    std::vector<const uint8_t*> from(static_cast<size_t>(R));
+    std::vector<uint8_t*> to(static_cast<size_t>(R));
+    int64_t g[kMaxRank] = {0, 0, 0, 0};  // interleaved grid coordinates, g[last] = 0
     int64_t c[kMaxRank] = {0, 0, 0, 0};  // canonical grid coordinates
-    auto* src_bytes = src.data;
-    for (int64_t i = 0, n = il.block_count(); i < n; ++i) {
+    for (int64_t row = 0, rows = il.block_count() / bpr; row < rows; ++row) {
+        const int64_t i0 = il.block_index(g);
         for (int d = 0; d < rank; ++d) c[d] = g[d];
         for (int64_t k = 0; k < R; ++k) {
             c[last - 1] = g[last - 1] * R + k;
-            for (int64_t j = 0; j < ratio; ++j) {
-                c[last] = g[last] * ratio + j;
-                uint8_t* part = rows[size_t(k)] + size_t(j) * canon_bytes;
-                if (interleave)
-                    std::memcpy(part, src_bytes + size_t(cl.block_index(c)) * canon_bytes, canon_bytes);
-                else if (k == 0 && j == 0)
-                    inter.interleaved_codec->deinterleave(src_bytes + size_t(il.block_index(g)) * inter.tile_bytes(),
-                                                          rows.data());
-                if (!interleave) std::memcpy(dst + size_t(cl.block_index(c)) * canon_bytes, part, canon_bytes);
-            }
+            cbase[size_t(k)] = cl.block_index(c);
         }
-        if (interleave) inter.interleaved_codec->interleave(rows.data(), dst + size_t(il.block_index(g)) * inter.tile_bytes());
-        for (int d = last; d >= 0; --d) {
+        for (int64_t b = 0; b < bpr; ++b) {
+            for (int64_t k = 0; k < R; ++k) {
+                const size_t at = size_t(cbase[size_t(k)] + b * ratio * cs) * canon_bytes;
+                uint8_t* part = direct ? nullptr : buf.data() + size_t(k) * size_t(inter.block_bytes);
+                if (interleave) {
+                    if (direct) {
+                        from[size_t(k)] = cb_read + at;
+                        continue;
+                    }
+                    for (int64_t j = 0; j < ratio; ++j)
+                        std::memcpy(part + size_t(j) * canon_bytes, cb_read + at + size_t(j * cs) * canon_bytes,
+                                    canon_bytes);
+                    from[size_t(k)] = part;
+                } else {
+                    to[size_t(k)] = direct ? cb_write + at : part;
+                }
+            }
+            if (interleave) {
+                codec.interleave(from.data(), ib + size_t(i0 + b * is) * tile);
+                continue;
+            }
+            codec.deinterleave(ib_read + size_t(i0 + b * is) * tile, to.data());
+            if (!direct)
+                for (int64_t k = 0; k < R; ++k)
+                    for (int64_t j = 0; j < ratio; ++j)
+                        std::memcpy(cb_write + size_t(cbase[size_t(k)] + (b * ratio + j) * cs) * canon_bytes,
+                                    to[size_t(k)] + size_t(j) * canon_bytes, canon_bytes);
+        }
+        for (int d = last - 1; d >= 0; --d) {  // next block row: odometer over the leading dims
             if (++g[d] < il.grid[size_t(d)]) break;
             g[d] = 0;
         }

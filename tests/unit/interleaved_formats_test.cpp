@@ -269,3 +269,38 @@ TEST(InterleavedFormats, Q4_0_R8BytesByHand) {
 
 }  // namespace
 }  // namespace skn_core
+
+namespace skn_core {
+namespace {
+
+// A dense BF16 view whose elements are not adjacent along `in` (transposed)
+// converts through the gather path, to the same floats.
+TEST(InterleavedFormats, StridedDenseBf16ConvertsThroughTheGatherPath) {
+    const FormatTraits& bf16 = *find_format(FormatId::BF16);
+    const FormatTraits& r16 = *find_format(FormatId::BF16_R16);
+    const int64_t a = 6, b = 32;  // stored [6, 32]; transposed it is [32, 6]
+    std::vector<uint8_t> bytes(size_t(a * b) * 2);
+    for (size_t i = 0; i < bytes.size(); i += 2) {
+        bytes[i] = uint8_t(i * 7);
+        bytes[i + 1] = uint8_t(0x3F + (i / 2) % 3);  // finite, varied
+    }
+    const int64_t shape[2] = {a, b};
+    const View stored = make_view(bytes.data(), bytes.size(), bf16, shape, 2, BlockOrder::RowMajor);
+    const View t = with_layout(stored, transpose(stored.layout, 0, 1));
+    ASSERT_NE(t.layout.strides[1], 1);
+    std::vector<float> want(size_t(a * b)), got(want.size());
+    view_to_float(t, want.data(), want.size());
+    Scope scope;
+    for (const BlockOrder order : {BlockOrder::RowMajor, BlockOrder::InputBlockMajor}) {
+        View inter, back;
+        ASSERT_TRUE(convert(t, r16, order, &scope, TraceSink{}, &inter));
+        view_to_float(inter, got.data(), got.size());
+        EXPECT_EQ(got, want);
+        ASSERT_TRUE(convert(inter, bf16, BlockOrder::RowMajor, &scope, TraceSink{}, &back));
+        view_to_float(back, got.data(), got.size());
+        EXPECT_EQ(got, want);
+    }
+}
+
+}  // namespace
+}  // namespace skn_core
