@@ -78,7 +78,7 @@ SKN_API skn_status skn_fixture_golden_info(skn_format format, skn_golden_info* i
         if (!f.block_quantized)
             skn_core::fail(SKN_E_INVALID_ARGUMENT, "{} is a dense format: golden fixtures exist for block formats only",
                       f.name);
-        info->rows = skn_core::kGoldenRows;
+        info->rows = skn_core::golden_rows(f);
         info->cols = skn_core::kGoldenCols;
         info->x_rows = skn_core::kGoldenXRows;
     });

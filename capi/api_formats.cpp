@@ -120,6 +120,10 @@ SKN_API skn_status skn_format_info(skn_format format, skn_format_props* props) {
         props->bits_per_weight = f.bits_per_weight();
         if (props->struct_size >= offsetof(skn_format_props, needs_importance) + sizeof(int32_t))
             props->needs_importance = f.requires_importance() ? 1 : 0;
+        if (props->struct_size >= offsetof(skn_format_props, block_rows) + sizeof(int32_t))
+            props->block_rows = f.block_rows;
+        if (props->struct_size >= offsetof(skn_format_props, interleaves) + sizeof(skn_format))
+            props->interleaves = static_cast<skn_format>(f.interleaves);
     });
 }
 

@@ -68,13 +68,19 @@ void relayout(int64_t format, const void* src, size_t src_size, void* dst, size_
     if (src_size < need || dst_size < need)
         skn_core::fail(SKN_E_BUFFER_TOO_SMALL, "{}: a {} x {} {} grid{} needs {} bytes; src has {}, dst has {}", what,
                   rows, bpr, f.name, trailer ? " with its trailer" : "", need, src_size, dst_size);
+    // A row-interleaved format's grid has rows / R rows of blocks of R rows.
+    if (rows % f.block_rows != 0)
+        skn_core::fail(SKN_E_INVALID_ARGUMENT,
+                       "{}: {} interleaves {} rows per block, so rows ({}) must be a multiple of {}", what, f.name,
+                       f.block_rows, rows, f.block_rows);
     const size_t block_bytes = size_t(need) - trailer;
     const auto* s = static_cast<const uint8_t*>(src);
     auto* d = static_cast<uint8_t*>(dst);
     if (s < d + need && d < s + need)
         skn_core::fail(SKN_E_INVALID_ARGUMENT, "{}: src and dst overlap; the permutation cannot run in place", what);
-    if (forward) skn_core::to_kernel_order(s, block_bytes, d, block_bytes, rows, bpr, size_t(f.block_bytes));
-    else skn_core::to_canonical_order(s, block_bytes, d, block_bytes, rows, bpr, size_t(f.block_bytes));
+    const int64_t grid_rows = rows / f.block_rows;
+    if (forward) skn_core::to_kernel_order(s, block_bytes, d, block_bytes, grid_rows, bpr, f.tile_bytes());
+    else skn_core::to_canonical_order(s, block_bytes, d, block_bytes, grid_rows, bpr, f.tile_bytes());
     std::copy(s + block_bytes, s + need, d + block_bytes);
 }
 
@@ -229,6 +235,29 @@ SKN_API skn_status skn_view_prepack(const skn_view* view, skn_block_order order,
         } else {
             *out = skn_view_retain(const_cast<skn_view*>(view));  // the very same view
         }
+    });
+}
+
+SKN_API skn_status skn_view_convert(const skn_view* view, skn_format format, skn_block_order order, skn_scope* scope,
+                                    skn_trace_fn trace, void* user, skn_view** out) {
+    return guarded([&] {
+        const skn_core::View& v = view_of(view);
+        require_non_null(out, "out");
+        const skn_core::FormatTraits& to = lookup_format(raw_enum(format));
+        skn_core::View converted;
+        if (skn_core::convert(v, to, to_order(raw_enum(order)), scope ? &scope->scope : nullptr,
+                              skn_core::TraceSink{trace, user}, &converted))
+            *out = new_view_handle(converted);
+        else
+            *out = skn_view_retain(const_cast<skn_view*>(view));  // the very same view
+    });
+}
+
+SKN_API skn_status skn_packed_convert(skn_format from, skn_format to, const void* src, size_t src_size, void* dst,
+                                      size_t dst_size, int64_t rows, int64_t cols) {
+    return guarded([&] {
+        skn_core::convert_rows(lookup_format(raw_enum(from)), lookup_format(raw_enum(to)), src, src_size, dst, dst_size,
+                               rows, cols);
     });
 }
 

@@ -167,6 +167,25 @@ typedef enum skn_format {
     SKN_FORMAT_NVFP4 = 40,
     SKN_FORMAT_Q1_0 = 41,
     SKN_FORMAT_Q2_0 = 42,
+    /* Row-interleaved formats (ik_llama.cpp's type ids and file bytes): a
+     * block covers block_rows (R) consecutive output rows times block_elems
+     * inputs, holding the R rows' blocks of the canonical format named in
+     * skn_format_props.interleaves, their scales together and their codes
+     * interleaved so that one wide load feeds R dot products. Every byte is
+     * the canonical bytes moved (a lossless repack), so to_float and get give
+     * exactly the canonical values and a product equals the canonical
+     * format's bit for bit. A weight in one is [out, in] with out a multiple
+     * of R, and has the same two block orders as any other block format
+     * (docs/packed-weight-layout.md, "Row-interleaved formats"). Convert with
+     * skn_view_convert or skn_packed_convert. */
+    SKN_FORMAT_Q4_0_R8 = 202,
+    SKN_FORMAT_Q8_0_R8 = 208,
+    SKN_FORMAT_Q4_K_R4 = 212,
+    SKN_FORMAT_Q6_K_R4 = 214,
+    SKN_FORMAT_IQ4_NL_R4 = 220,
+    SKN_FORMAT_IQ4_XS_R8 = 223,
+    SKN_FORMAT_BF16_R16 = 230,
+    SKN_FORMAT_MXFP4_R8 = 353,
     /* skn-only ids (1000 and up) are not GGUF type ids. */
     /* I2_S as bitnet.cpp's arm64 (NEON) build writes it: the same codes,
      * quantizer and per-tensor trailer as SKN_FORMAT_I2_S, in blocks of 64
@@ -186,13 +205,24 @@ typedef struct skn_format_props {
     int32_t tensor_trailer_bytes;  /* bytes after the last block of a whole tensor (I2_S: its scale), else 0 */
     int32_t is_block_quantized;    /* 0 for the dense formats F32, F16, BF16 */
     skn_format activation_format;  /* the format activations are quantized to for integer kernels; dense: itself */
-    double bits_per_weight;        /* block_bytes * 8 / block_elems, trailer not counted */
+    double bits_per_weight;        /* block_bytes * 8 / block_elems (per row), trailer not counted */
     /* 1 when skn_quantize refuses the format because its reference quantizer
      * works only with importance weights (an imatrix): IQ2_XXS, IQ2_XS,
      * IQ1_S. Such a format still decodes, loads and multiplies. Written only
      * when struct_size covers it (a caller built against the 1.0 fields gets
      * the rest and nothing here). */
     int32_t needs_importance;
+    /* Rows one block spans: R for a row-interleaved format (SKN_FORMAT_Q4_0_R8:
+     * 8), 1 for every other. block_bytes above stays the bytes block_elems
+     * elements of ONE row take (ggml's type size), so a row of `in` elements
+     * is in / block_elems * block_bytes bytes in every format, and one whole
+     * block of an interleaved format is block_rows * block_bytes bytes.
+     * Written only when struct_size covers it. */
+    int32_t block_rows;
+    /* The canonical format a row-interleaved format re-encodes
+     * (SKN_FORMAT_Q4_0 for SKN_FORMAT_Q4_0_R8); the format itself for every
+     * other. Written only when struct_size covers it. */
+    skn_format interleaves;
 } skn_format_props;
 
 /* Fill `*props` for `format`.
@@ -477,7 +507,7 @@ typedef enum skn_trace_kind {
 typedef struct skn_trace_event {
     size_t struct_size;           /* sizeof(skn_trace_event) of the library that emitted it */
     skn_trace_kind kind;
-    const char* name;             /* ADAPTER: "prepack"; KERNEL/FALLBACK: a kernel name */
+    const char* name;             /* ADAPTER: "prepack" or "convert"; KERNEL/FALLBACK: a kernel name */
     const char* detail;           /* human-readable: what moved, or why a fallback happened */
     skn_format format;
     skn_block_order from_order;   /* ADAPTER: the order converted from */
@@ -487,6 +517,11 @@ typedef struct skn_trace_event {
     skn_isa isa;                  /* KERNEL/FALLBACK: the ISA of the kernel that ran */
     int32_t layout_class;         /* KERNEL/FALLBACK: the weight's skn_layout_class */
     int64_t n, out, in;           /* KERNEL/FALLBACK: the shape: x [n, in], W [out, in] */
+    /* ADAPTER: the format converted to: `format` for a prepack ("prepack"),
+     * the other encoding for a change between a canonical format and its
+     * row-interleaved twin ("convert", skn_view_convert). Present when
+     * struct_size covers it. */
+    skn_format to_format;
 } skn_trace_event;
 
 /* Receives trace events; called on the thread doing the work. */
@@ -505,9 +540,45 @@ typedef void (*skn_trace_fn)(const skn_trace_event* event, void* user);
 SKN_API skn_status skn_view_prepack(const skn_view* view, skn_block_order order, skn_scope* scope,
                                     skn_trace_fn trace, void* user, skn_view** out);
 
+/* Return `view` in `format` and block order `order`: the one conversion
+ * between encodings of a weight. `format` is the view's own format (then
+ * this is skn_view_prepack), or the view's format and `format` are a
+ * canonical format and its row-interleaved twin (SKN_FORMAT_Q4_0 and
+ * SKN_FORMAT_Q4_0_R8, SKN_FORMAT_BF16 and SKN_FORMAT_BF16_R16; see
+ * skn_format_props.interleaves), in either direction. The conversion is
+ * lossless: the result decodes to the same floats and multiplies to the same
+ * bits. A copy goes into `scope`, and one SKN_TRACE_ADAPTER event named
+ * "convert" (event.format the source, event.to_format the target, the bytes
+ * written) is sent to `trace` (if not NULL). Nothing to do: *out is `view`
+ * itself, nothing copied or traced. Reads any layout (narrowed, stacked
+ * [E, out, in] experts: each expert is converted).
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL view/out, NULL scope when a
+ * copy is needed, formats that are not twins: the message names what
+ * `format` may be, out not a multiple of the interleaved format's
+ * block_rows: the message names it, a dense target in INPUT_BLOCK_MAJOR);
+ * SKN_E_UNKNOWN_FORMAT; SKN_E_OUT_OF_MEMORY. */
+SKN_API skn_status skn_view_convert(const skn_view* view, skn_format format, skn_block_order order, skn_scope* scope,
+                                    skn_trace_fn trace, void* user, skn_view** out);
+
+/* The byte-level twin of skn_view_convert for converters holding raw bytes:
+ * rewrite a ROW_MAJOR [rows, cols] tensor of `from` as ROW_MAJOR `to`, the
+ * two being a canonical format and its row-interleaved twin (or the same
+ * format: a copy). Both sides are the same number of bytes. Quantizing
+ * straight into an interleaved format (skn_quantize) gives the same bytes
+ * as quantizing to the canonical format and converting.
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL pointers, rows or cols not
+ * positive, cols not a multiple of block_elems, rows not a multiple of the
+ * interleaved format's block_rows, formats that are not twins, overlapping
+ * buffers); SKN_E_UNKNOWN_FORMAT; SKN_E_BUFFER_TOO_SMALL (src_size or
+ * dst_size below the tensor's size: the message gives both counts). */
+SKN_API skn_status skn_packed_convert(skn_format from, skn_format to, const void* src, size_t src_size, void* dst,
+                                      size_t dst_size, int64_t rows, int64_t cols);
+
 /* Byte-level twins of prepack for converters holding raw bytes: copy a
  * [rows, blocks_per_row] block grid of `format` from ROW_MAJOR `src` to
  * INPUT_BLOCK_MAJOR `dst` (to_kernel_order), or back (to_canonical_order).
+ * `rows` counts output rows: for a row-interleaved format it must be a
+ * multiple of block_rows, and its rows / block_rows rows of blocks move.
  * The two are exact inverses. For I2_S the per-tensor trailer is copied
  * unchanged after the blocks. src and dst must not overlap.
  * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL pointers, rows or

@@ -418,6 +418,19 @@ public:
             check(skn_view_prepack(view_, order, scope.get(), nullptr, nullptr, &v));
         return View(v);
     }
+    /* This view in `format` (its own, or its row-interleaved twin / the
+     * canonical format it interleaves) and `order`: the same handle when
+     * nothing changes, else a copy in `scope` (one ADAPTER event "convert"
+     * to `trace`, if given). See skn_view_convert. */
+    View convert(skn_format format, skn_block_order order, Scope& scope, const TraceFn& trace = TraceFn()) const {
+        skn_view* v = nullptr;
+        if (trace)
+            check(skn_view_convert(view_, format, order, scope.get(), &detail::trace_trampoline,
+                                   const_cast<TraceFn*>(&trace), &v));
+        else
+            check(skn_view_convert(view_, format, order, scope.get(), nullptr, nullptr, &v));
+        return View(v);
+    }
 
 private:
     explicit View(skn_view* view) noexcept : view_(view) {}

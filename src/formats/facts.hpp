@@ -55,6 +55,16 @@ enum class FormatId : int32_t {
     Q2_0 = 42,
     // skn-only ids (1000 and up) are never GGUF type ids: a GGUF file stores
     // these formats under a GGUF type plus metadata (docs/gguf.md).
+    // Row-interleaved re-encodings of the formats above (ik_llama.cpp's
+    // GGUF type ids): a block covers block_rows output rows.
+    Q4_0_R8 = 202,
+    Q8_0_R8 = 208,
+    Q4_K_R4 = 212,
+    Q6_K_R4 = 214,
+    IQ4_NL_R4 = 220,
+    IQ4_XS_R8 = 223,
+    BF16_R16 = 230,
+    MXFP4_R8 = 353,
     I2_S_G64 = 1036,
 };
 
@@ -69,6 +79,14 @@ struct FormatFacts {
     int32_t tensor_trailer_bytes;  // bytes after the last block of a tensor (I2_S)
     bool block_quantized;          // false for F32 / F16 / BF16
     FormatId activation;           // what integer kernels quantize activations to
+    // Row-interleaved formats: a block spans block_rows output rows and
+    // holds those rows' blocks of `interleaves` (the canonical format),
+    // re-encoded losslessly. block_bytes stays one row's share (ggml's type
+    // size: block_elems elements of one row), so every size computed from
+    // element counts is the canonical one; a whole block, the unit of a
+    // layout's grid, is block_rows * block_bytes bytes (tile_bytes).
+    int32_t block_rows = 1;
+    FormatId interleaves = FormatId::F32;  // meaningful when block_rows > 1
 };
 
 // One row per format, sorted by id. The activation column is the pairing the
@@ -111,8 +129,26 @@ constexpr FormatFacts kFormatFacts[] = {
     {FormatId::Q2_0, "Q2_0", 64, 18, 0, true, FormatId::Q8_0},
     // I2_S_G64: I2_S in bitnet.cpp's arm64 layout, 64 codes in 16 bytes; the
     // same per-tensor trailer. Stored in GGUF as type 36 (I2_S) plus a key.
+    // Row-interleaved (ik_llama.cpp's _R4 / _R8 / _R16 types). BF16_R16 is
+    // dense BF16 in blocks of 16 rows x 2 inputs: blocked (it has the two
+    // block orders) though not quantized.
+    {FormatId::Q4_0_R8, "Q4_0_R8", 32, 18, 0, true, FormatId::Q8_0, 8, FormatId::Q4_0},
+    {FormatId::Q8_0_R8, "Q8_0_R8", 32, 34, 0, true, FormatId::Q8_0, 8, FormatId::Q8_0},
+    {FormatId::Q4_K_R4, "Q4_K_R4", 256, 144, 0, true, FormatId::Q8_K, 4, FormatId::Q4_K},
+    {FormatId::Q6_K_R4, "Q6_K_R4", 256, 210, 0, true, FormatId::Q8_K, 4, FormatId::Q6_K},
+    {FormatId::IQ4_NL_R4, "IQ4_NL_R4", 32, 18, 0, true, FormatId::Q8_0, 4, FormatId::IQ4_NL},
+    {FormatId::IQ4_XS_R8, "IQ4_XS_R8", 256, 136, 0, true, FormatId::Q8_K, 8, FormatId::IQ4_XS},
+    {FormatId::BF16_R16, "BF16_R16", 2, 4, 0, true, FormatId::BF16, 16, FormatId::BF16},
+    {FormatId::MXFP4_R8, "MXFP4_R8", 32, 17, 0, true, FormatId::Q8_0, 8, FormatId::MXFP4},
     {FormatId::I2_S_G64, "I2_S_G64", 64, 16, 32, true, FormatId::Q8_0},
 };
+
+// The canonical format `id` re-encodes (itself unless row-interleaved).
+static constexpr FormatId canonical_format(FormatId id) {
+    for (const FormatFacts& f : kFormatFacts)
+        if (f.id == id) return f.block_rows > 1 ? f.interleaves : id;
+    return id;
+}
 
 // The facts of `id` (which must be a FormatId enumerator).
 static constexpr const FormatFacts& facts_of(FormatId id) {
@@ -180,6 +216,14 @@ SKN_SAME_FORMAT(MXFP4)
 SKN_SAME_FORMAT(NVFP4)
 SKN_SAME_FORMAT(Q1_0)
 SKN_SAME_FORMAT(Q2_0)
+SKN_SAME_FORMAT(Q4_0_R8)
+SKN_SAME_FORMAT(Q8_0_R8)
+SKN_SAME_FORMAT(Q4_K_R4)
+SKN_SAME_FORMAT(Q6_K_R4)
+SKN_SAME_FORMAT(IQ4_NL_R4)
+SKN_SAME_FORMAT(IQ4_XS_R8)
+SKN_SAME_FORMAT(BF16_R16)
+SKN_SAME_FORMAT(MXFP4_R8)
 SKN_SAME_FORMAT(I2_S_G64)
 #undef SKN_SAME_FORMAT
 

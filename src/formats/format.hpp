@@ -15,7 +15,9 @@ namespace skn_core {
 
 class RowRanges;
 
-// Decode `nblocks` consecutive blocks at `src` into nblocks * block_elems floats.
+// Decode `nblocks` consecutive blocks at `src` into nblocks * block_elems floats
+// (row-interleaved formats: nblocks * block_rows * block_elems, see
+// InterleavedCodec::decode).
 // `tensor_scale` is the per-tensor scale of formats that have one (I2_S), 1.0f
 // for every other format (which ignore it).
 using DecodeBlocksFn = void (*)(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
@@ -40,6 +42,23 @@ using QuantizeTensorFn = void (*)(const float* src, int64_t rows, int64_t n_per_
 // Read the per-tensor scale from a whole tensor's trailer.
 using ReadTensorScaleFn = float (*)(const uint8_t* trailer);
 
+// A row-interleaved format's block holds R rows' canonical bytes for one
+// input block: rows[k] points at row k's share (the canonical block, or for
+// BF16_R16 the two canonical BF16 values), block_bytes bytes. The two are
+// exact inverses for any bytes; they move bits and compute nothing.
+using InterleaveFn = void (*)(const uint8_t* const* rows, uint8_t* block);
+using DeinterleaveFn = void (*)(const uint8_t* block, uint8_t* const* rows);
+
+struct InterleavedCodec {
+    int32_t rows;  // R, as FormatFacts::block_rows
+    InterleaveFn interleave;
+    DeinterleaveFn deinterleave;
+    // Decodes nblocks consecutive blocks, each into R rows of block_elems
+    // floats ([R][block_elems], rows of one block consecutive), through the
+    // canonical decoder. The format row's `decode` is this function.
+    DecodeBlocksFn decode;
+};
+
 struct FormatTraits {
     FormatId id;
     const char* name;
@@ -53,6 +72,17 @@ struct FormatTraits {
     QuantizeTensorFn quantize_tensor;   // null unless the encoding is per tensor
     ReadTensorScaleFn read_tensor_scale;  // null unless the format has a tensor trailer
     QuantizeRowWeightedFn quantize_row_weighted = nullptr;  // null when the reference ignores importance
+    // Row-interleaved formats (facts.hpp): rows per block, the canonical
+    // format, and the codec. Canonical formats: 1, themselves, null. An
+    // interleaved format has no row quantizer: formats/tensor_codec
+    // quantizes to the canonical format and interleaves.
+    int32_t block_rows = 1;
+    FormatId interleaves = FormatId::F32;
+    const InterleavedCodec* interleaved_codec = nullptr;
+
+    bool interleaved() const { return block_rows > 1; }
+    // Bytes of one block of the layout grid: R rows' shares.
+    size_t tile_bytes() const { return size_t(block_rows) * size_t(block_bytes); }
 
     // The reference refuses to quantize these without importance weights
     // (it aborts the process); skn refuses the call instead.

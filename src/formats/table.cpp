@@ -7,6 +7,7 @@
 
 #include "formats/codecs.hpp"
 #include "formats/format.hpp"
+#include "formats/interleaved.hpp"
 
 namespace skn_core {
 namespace {
@@ -37,6 +38,17 @@ using F = FormatId;
         F::ID, facts_of(F::ID).name, facts_of(F::ID).block_elems, facts_of(F::ID).block_bytes,                      \
             facts_of(F::ID).tensor_trailer_bytes, facts_of(F::ID).block_quantized, facts_of(F::ID).activation,      \
             ::skn_core::codec::decode_##C, nullptr, nullptr, nullptr, ::skn_core::codec::quantize_row_weighted_##C \
+    }
+
+// A row-interleaved format: the canonical format's bytes, R rows to a
+// block (formats/interleaved.cpp); decoded through the canonical decoder,
+// quantized by formats/tensor_codec through the canonical quantizer.
+#define SKN_ROW_INTERLEAVED(ID, C)                                                                                \
+    FormatTraits {                                                                                                \
+        F::ID, facts_of(F::ID).name, facts_of(F::ID).block_elems, facts_of(F::ID).block_bytes,                      \
+            facts_of(F::ID).tensor_trailer_bytes, facts_of(F::ID).block_quantized, facts_of(F::ID).activation,      \
+            ::skn_core::codec::decode_##C, nullptr, nullptr, nullptr, nullptr,                          \
+            facts_of(F::ID).block_rows, facts_of(F::ID).interleaves, &::skn_core::codec::kInterleaved_##C            \
     }
 
 constexpr std::array kFormats = {
@@ -75,6 +87,14 @@ constexpr std::array kFormats = {
     SKN_ROW(NVFP4, nvfp4),
     SKN_ROW(Q1_0, q1_0),
     SKN_ROW(Q2_0, q2_0),
+    SKN_ROW_INTERLEAVED(Q4_0_R8, q4_0_r8),
+    SKN_ROW_INTERLEAVED(Q8_0_R8, q8_0_r8),
+    SKN_ROW_INTERLEAVED(Q4_K_R4, q4_k_r4),
+    SKN_ROW_INTERLEAVED(Q6_K_R4, q6_k_r4),
+    SKN_ROW_INTERLEAVED(IQ4_NL_R4, iq4_nl_r4),
+    SKN_ROW_INTERLEAVED(IQ4_XS_R8, iq4_xs_r8),
+    SKN_ROW_INTERLEAVED(BF16_R16, bf16_r16),
+    SKN_ROW_INTERLEAVED(MXFP4_R8, mxfp4_r8),
     // I2_S's codes in bitnet.cpp's arm64 layout; the trailer is I2_S's.
     FormatTraits{F::I2_S_G64, facts_of(F::I2_S_G64).name, facts_of(F::I2_S_G64).block_elems,
                  facts_of(F::I2_S_G64).block_bytes, facts_of(F::I2_S_G64).tensor_trailer_bytes,
@@ -86,6 +106,7 @@ constexpr std::array kFormats = {
 #undef SKN_ROW
 #undef SKN_ROW_WEIGHTED
 #undef SKN_ROW_IMPORTANCE_REQUIRED
+#undef SKN_ROW_INTERLEAVED
 
 constexpr bool sorted_by_id() {
     for (size_t i = 1; i < kFormats.size(); ++i)

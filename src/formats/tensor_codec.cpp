@@ -29,6 +29,43 @@ void check_shape(const FormatTraits& f, int64_t rows, int64_t n_per_row) {
              "{} packs {} elements per block but a row has {} elements ({} blocks and {} left over); pad each row to "
              "a multiple of {}",
              f.name, f.block_elems, n_per_row, n_per_row / f.block_elems, n_per_row % f.block_elems, f.block_elems);
+    if (rows % f.block_rows != 0)
+        fail(SKN_E_INVALID_ARGUMENT,
+             "{} interleaves {} rows per block, so the row count must be a multiple of {}; this tensor has {} rows "
+             "(quantize it to {}, which takes any number of rows)",
+             f.name, f.block_rows, f.block_rows, rows, find_format(f.interleaves)->name);
+}
+
+// Quantizes a row-interleaved tensor as the canonical format, R rows at a
+// time, and interleaves each group: the bytes are the canonical quantizer's
+// (the GGUF ecosystem's reference) moved, whatever the thread count.
+void quantize_interleaved(const FormatTraits& f, const float* src, int64_t n_per_row, uint8_t* out,
+                          const float* importance, const RowRanges& groups) {
+    const FormatTraits& canon = *find_format(f.interleaves);
+    const int64_t R = f.block_rows;
+    const int64_t bpr = n_per_row / f.block_elems;
+    const size_t share = size_t(f.block_bytes);                        // one row's bytes per block
+    const size_t canon_row = size_t(n_per_row / canon.block_elems) * size_t(canon.block_bytes);
+    const bool weighted = importance != nullptr && canon.quantize_row_weighted != nullptr;
+    groups.run([&](int64_t, int64_t first, int64_t end) {
+        std::vector<uint8_t> canonical(size_t(R) * canon_row);
+        std::vector<const uint8_t*> parts(static_cast<size_t>(R));
+        for (int64_t g = first; g < end; ++g) {
+            for (int64_t k = 0; k < R; ++k) {
+                const float* x = src + (g * R + k) * n_per_row;
+                uint8_t* q = canonical.data() + size_t(k) * canon_row;
+                if (weighted)
+                    canon.quantize_row_weighted(x, n_per_row, q, importance);
+                else
+                    canon.quantize_row(x, n_per_row, q);
+            }
+            uint8_t* dst = out + size_t(g) * size_t(bpr) * f.tile_bytes();
+            for (int64_t b = 0; b < bpr; ++b) {
+                for (int64_t k = 0; k < R; ++k) parts[size_t(k)] = canonical.data() + size_t(k) * canon_row + size_t(b) * share;
+                f.interleaved_codec->interleave(parts.data(), dst + size_t(b) * f.tile_bytes());
+            }
+        }
+    });
 }
 
 // An importance weight scales how much an element's error counts: it must be
@@ -61,7 +98,8 @@ void quantize_tensor(const FormatTraits& f, const float* src, int64_t rows, int6
     if (src == nullptr || dst == nullptr) fail(SKN_E_INVALID_ARGUMENT, "src and dst must not be NULL");
     if (threads < 1 || threads > kMaxQuantizeThreads)
         fail(SKN_E_INVALID_ARGUMENT, "thread count {} is outside 1..{}", threads, kMaxQuantizeThreads);
-    if (importance == nullptr && f.requires_importance())
+    const FormatTraits& canonical = f.interleaved() ? *find_format(f.interleaves) : f;
+    if (importance == nullptr && canonical.requires_importance())
         fail(SKN_E_INVALID_ARGUMENT,
              "{} needs importance weights (an imatrix) to quantize, as the reference quantizer does; pass one entry "
              "per column, or choose a format that does not need them",
@@ -76,8 +114,10 @@ void quantize_tensor(const FormatTraits& f, const float* src, int64_t rows, int6
     // thread is one of the pool's threads. Leased from the process's idle
     // pools: a converter quantizes tensor after tensor, and starting and
     // joining threads for each small one would cost more than the work.
+    // A row-interleaved format is quantized in groups of its R rows.
+    const int64_t units = rows / f.block_rows;
     std::optional<PoolCache::Lease> pool;
-    if (threads > 1 && rows > 1) pool.emplace(PoolCache::shared().lease(int(std::min<int64_t>(threads, rows))));
+    if (threads > 1 && units > 1) pool.emplace(PoolCache::shared().lease(int(std::min<int64_t>(threads, units))));
     const RowRanges ranges(rows, pool ? pool->get() : nullptr);
 
     // No block format can represent NaN or infinity; the reference
@@ -103,6 +143,10 @@ void quantize_tensor(const FormatTraits& f, const float* src, int64_t rows, int6
     }
 
     auto* out = static_cast<uint8_t*>(dst);
+    if (f.interleaved()) {
+        quantize_interleaved(f, src, n_per_row, out, importance, RowRanges(units, pool ? pool->get() : nullptr));
+        return;
+    }
     if (f.quantize_tensor != nullptr) {
         f.quantize_tensor(src, rows, n_per_row, out, ranges);
         return;
@@ -135,6 +179,18 @@ void dequantize_tensor(const FormatTraits& f, const void* src, size_t src_size, 
     const int64_t blocks_per_row = n_per_row / f.block_elems;
     const size_t row_bytes = size_t(blocks_per_row) * size_t(f.block_bytes);
     const float scale = f.read_tensor_scale != nullptr ? f.read_tensor_scale(in + need - f.tensor_trailer_bytes) : 1.0f;
+    if (f.interleaved()) {
+        // Each group of R rows is one row of blocks, each decoding to [R][block_elems].
+        const int64_t R = f.block_rows, be = f.block_elems;
+        std::vector<float> tile(size_t(R * be));
+        for (int64_t g = 0; g < rows / R; ++g)
+            for (int64_t b = 0; b < blocks_per_row; ++b) {
+                f.decode(in + (size_t(g) * size_t(blocks_per_row) + size_t(b)) * f.tile_bytes(), 1, scale, tile.data());
+                for (int64_t k = 0; k < R; ++k)
+                    std::copy(tile.data() + k * be, tile.data() + (k + 1) * be, dst + (g * R + k) * n_per_row + b * be);
+            }
+        return;
+    }
     for (int64_t r = 0; r < rows; ++r) f.decode(in + size_t(r) * row_bytes, blocks_per_row, scale, dst + r * n_per_row);
 }
 

@@ -313,6 +313,13 @@ private:
                             t.type.name, t.ne[0], t.type.block_elems);
                 t.size = byte_size(t, t.type, label);
             }
+            // A row-interleaved type's block spans R rows (ne[1]).
+            if (const FormatTraits* f = t.type.format; f != nullptr && f->interleaved() &&
+                                                       (t.rank < 2 || t.ne[1] % f->block_rows != 0))
+                fail_at(type_offsets_[i],
+                        "{} is {}, which interleaves {} rows per block, but has {} rows (ne[1]); a file writer must "
+                        "keep such a tensor in {}",
+                        label, f->name, f->block_rows, t.rank < 2 ? 1 : t.ne[1], find_format(f->interleaves)->name);
             if (t.relative_offset % f_.alignment_ != 0)
                 fail_at(type_offsets_[i] + 4, "{} has data offset {}, which is not a multiple of the alignment {}",
                         label, t.relative_offset, f_.alignment_);

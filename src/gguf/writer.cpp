@@ -248,10 +248,13 @@ struct Geometry {
     int64_t block_elems;
     uint64_t block_bytes;
     uint64_t trailer_bytes;
+    int64_t block_rows = 1;             // rows one block spans (row-interleaved formats)
+    const char* canonical = nullptr;    // what a row-interleaved format re-encodes
 };
 
 Geometry geometry_of(const FormatTraits& f) {
-    return {f.name, f.block_elems, uint64_t(f.block_bytes), uint64_t(f.tensor_trailer_bytes)};
+    return {f.name, f.block_elems, uint64_t(f.block_bytes), uint64_t(f.tensor_trailer_bytes), f.block_rows,
+            f.interleaved() ? find_format(f.interleaves)->name : nullptr};
 }
 
 // The plain element types a file may hold that skn stores without a format:
@@ -273,6 +276,11 @@ uint64_t tensor_bytes(std::string_view name, const Geometry& g, std::span<const 
              "tensor \"{}\": {} packs {} elements per block but ne[0] is {} (ne is in file order: ne[0] is the "
              "row length)",
              name, g.name, g.block_elems, ne[0]);
+    if (g.block_rows > 1 && (ne.size() < 2 || ne[1] % g.block_rows != 0))
+        fail(SKN_E_INVALID_ARGUMENT,
+             "tensor \"{}\": {} interleaves {} rows per block, so ne[1] (the row count) must be a multiple of {}; "
+             "it is {} (write it as {})",
+             name, g.name, g.block_rows, g.block_rows, ne.size() < 2 ? 1 : ne[1], g.canonical);
     int64_t elements = 1;
     for (int64_t n : ne) elements = checked_mul(elements, n, fmt::format("the element count of tensor \"{}\" (ne)", name));
     return checked_add(checked_mul(uint64_t(elements / g.block_elems), g.block_bytes,

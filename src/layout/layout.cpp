@@ -88,6 +88,20 @@ Layout make_layout(const FormatTraits& f, const int64_t* shape, int rank, BlockO
              "its blocks along in",
              shape[last], f.name, f.block_elems);
     l.grid[size_t(last)] = shape[last] / f.block_elems;
+    if (f.interleaved()) {
+        // A block spans block_rows output rows: out is cut into groups of R.
+        if (rank < 2)
+            fail(SKN_E_INVALID_ARGUMENT,
+                 "{} interleaves {} rows per block, so a view of it is at least [out, in]; this shape has one "
+                 "dimension",
+                 f.name, f.block_rows);
+        if (shape[last - 1] % f.block_rows != 0)
+            fail(SKN_E_INVALID_ARGUMENT,
+                 "{} interleaves {} rows per block, so out must be a multiple of {}; this weight has {} rows "
+                 "(keep it in {}, which takes any number of rows)",
+                 f.name, f.block_rows, f.block_rows, shape[last - 1], find_format(f.interleaves)->name);
+        l.grid[size_t(last - 1)] = shape[last - 1] / f.block_rows;
+    }
     for (int d = 0; d < rank; ++d)
         total = checked_mul(total, l.grid[size_t(d)], "the block count of the shape (the product of its dimensions)");
     // Row-major strides first; INPUT_BLOCK_MAJOR swaps the roles of the last
@@ -116,7 +130,13 @@ Layout narrow(const Layout& l, int dim, int64_t start, int64_t length) {
              length, dim, extent);
     Layout out = l;
     const bool block_axis = dim == l.rank - 1;
-    const int64_t be = block_axis ? l.block_elems() : 1;
+    if (l.format->interleaved() && dim == l.rank - 2 && (start % l.format->block_rows != 0 ||
+                                                          length % l.format->block_rows != 0))
+        fail(SKN_E_INVALID_ARGUMENT,
+             "narrow: rows [{}, {}) split a block of {}, which interleaves {} rows per block; use a range whose "
+             "start and length are multiples of {}",
+             start, start + length, l.format->name, l.format->block_rows, l.format->block_rows);
+    const int64_t be = block_axis ? l.block_elems() : dim == l.rank - 2 ? l.block_rows() : 1;
     if (block_axis && (start % be != 0 || length % be != 0)) {
         const int64_t lo = start / be * be;
         const int64_t hi = (start + length + be - 1) / be * be;
@@ -144,6 +164,12 @@ Layout select(const Layout& l, int dim, int64_t index) {
              "element cannot be cut out of a block; select a leading dimension (0..{}), e.g. dimension 0 of a "
              "stacked expert weight [E, out, in], or decode the row with skn_view_to_float",
              dim, l.format->name, l.block_elems(), l.rank - 2);
+    if (l.format->interleaved() && dim == l.rank - 2)
+        fail(SKN_E_INVALID_ARGUMENT,
+             "select: dimension {} holds the rows of a {} view, which interleaves {} rows per block, so one row "
+             "cannot be cut out; narrow to a group of {} rows, decode the row with skn_view_to_float, or convert "
+             "the weight to {} with skn_view_convert",
+             dim, l.format->name, l.format->block_rows, l.format->block_rows, find_format(l.format->interleaves)->name);
     const int64_t extent = l.shape[size_t(dim)];
     if (index < 0 || index >= extent)
         fail(SKN_E_INVALID_ARGUMENT, "select: index {} is outside dimension {} of extent {} (valid: 0..{})", index, dim,
@@ -179,11 +205,14 @@ Layout transpose(const Layout& l, int dim0, int dim1) {
 
 Layout unsqueeze(const Layout& l, int dim) {
     if (l.rank == kMaxRank) fail(SKN_E_INVALID_ARGUMENT, "unsqueeze: the view already has the maximum rank {}", kMaxRank);
-    // The block axis of a packed view must stay last.
-    const int limit = l.packed() ? l.rank : l.rank + 1;
+    // The block axis of a packed view must stay last, and the row axis of a
+    // row-interleaved view just before it.
+    const int limit = l.format->interleaved() ? l.rank - 1 : l.packed() ? l.rank : l.rank + 1;
     if (dim < 0 || dim >= limit)
         fail(SKN_E_INVALID_ARGUMENT, "unsqueeze: position {} is out of range (valid: 0..{}{})", dim, limit - 1,
-             l.packed() ? "; the block axis of a packed view stays last" : "");
+             l.format->interleaved() ? "; the row and block axes of a row-interleaved view stay last"
+             : l.packed()            ? "; the block axis of a packed view stays last"
+                                     : "");
     Layout out = l;
     for (int d = l.rank; d > dim; --d) {
         out.shape[size_t(d)] = l.shape[size_t(d - 1)];

@@ -22,13 +22,16 @@ struct Layout {
     const FormatTraits* format = nullptr;
     int rank = 0;
     std::array<int64_t, kMaxRank> shape{};    // elements per dimension
-    std::array<int64_t, kMaxRank> grid{};     // blocks per dimension (the last divided by block_elems)
+    std::array<int64_t, kMaxRank> grid{};     // blocks per dimension (the last divided by block_elems; for a
+                                              // row-interleaved format the one before by block_rows)
     std::array<int64_t, kMaxRank> strides{};  // in blocks
     int64_t offset = 0;                       // in blocks
     BlockOrder order = BlockOrder::RowMajor;
 
     bool packed() const { return format->block_quantized; }
     int64_t block_elems() const { return format->block_elems; }
+    // Output rows one block spans (row-interleaved formats: R; else 1).
+    int64_t block_rows() const { return format->block_rows; }
 
     // Flat block index of grid coordinates g[0..rank).
     int64_t block_index(const int64_t* g) const {

@@ -27,7 +27,7 @@ struct View {
     std::shared_ptr<const std::string> name;
 
     bool borrowed() const { return keep_alive == nullptr; }
-    const uint8_t* block_at(int64_t flat) const { return data + size_t(flat) * size_t(layout.format->block_bytes); }
+    const uint8_t* block_at(int64_t flat) const { return data + size_t(flat) * layout.format->tile_bytes(); }
 };
 
 // Wrap borrowed bytes; checks that the layout fits in nbytes (trailer included).

@@ -27,8 +27,10 @@ struct TraceSink {
 // the copy went (the tensor's name when known, the scope), so an engine can
 // tell which weight it is. With no sink set the event still goes to the
 // library log at DEBUG: a conversion is never silent (rule 3).
-void emit_adapter(const TraceSink& sink, const FormatTraits& f, BlockOrder from, BlockOrder to, uint64_t bytes,
-                  int64_t nanoseconds, const std::string& subject);
+// A change of encoding (a row-interleaved format and its canonical twin)
+// names both formats; a prepack passes the same format twice.
+void emit_adapter(const TraceSink& sink, const FormatTraits& from_format, const FormatTraits& to_format,
+                  BlockOrder from, BlockOrder to, uint64_t bytes, int64_t nanoseconds, const std::string& subject);
 
 class Stopwatch {
 public:

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: MIT
+// The row-interleaved formats (ik_llama.cpp's _R4 / _R8 / _R16 types): one
+// block holds R output rows' canonical blocks of one input block, re-encoded
+// so that the R rows' scales sit together and their codes are interleaved in
+// the order one wide load feeds R dot products. Every function here moves
+// bits and computes nothing, so interleave and deinterleave are exact
+// inverses for any bytes, and decoding goes through the canonical decoder:
+// to_float of an interleaved weight is the canonical to_float to the bit.
+//
+// The byte positions are ik_llama.cpp's (its offline repack, the form its
+// GGUF files hold): docs/formats/interleaved.md lists them in prose.
+#include "formats/interleaved.hpp"
+
+#include <cstring>
+
+#include "formats/codecs.hpp"
+
+namespace skn_core::codec {
+namespace {
+
+uint16_t load_u16(const uint8_t* p) { return uint16_t(p[0] | (p[1] << 8)); }
+void store_u16(uint8_t* p, uint16_t v) {
+    p[0] = uint8_t(v);
+    p[1] = uint8_t(v >> 8);
+}
+
+uint32_t load_u32(const uint8_t* p) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+}
+void store_u32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
+
+// Nibble plane h (0: low nibbles, 1: high) of four bytes, one per byte.
+constexpr uint32_t kLowNibbles = 0x0F0F0F0Fu;
+uint32_t nibbles(uint32_t w, int h) { return (w >> (4 * h)) & kLowNibbles; }
+// Four bytes pairing two nibble planes, the first in the low nibbles.
+uint32_t pair_nibbles(uint32_t lo, uint32_t hi) { return lo | (hi << 4); }
+
+// ---------------------------------------------------------------------------
+// Scale first, then codes moved in 4-byte chunks: Q4_0_R8 (fp16 d, 16 code
+// bytes), MXFP4_R8 (E8M0 byte, 16 code bytes), Q8_0_R8 (fp16 d, 32 code
+// bytes). Interleaved block: the R scales, then for each 4-byte chunk c of a
+// row's codes, R chunks side by side: code byte 4c + i of row k at
+// codes[R * 4 * c + 4 * k + i]. (ik_llama.cpp orders Q8_0_R8's second half
+// after the first half's R x 16 bytes, which is this rule with c = 4..7.)
+template <int R, int ScaleBytes, int CodeBytes>
+void interleave_chunks(const uint8_t* const* rows, uint8_t* y) {
+    uint8_t* codes = y + R * ScaleBytes;
+    for (int k = 0; k < R; ++k) {
+        std::memcpy(y + k * ScaleBytes, rows[k], ScaleBytes);
+        for (int c = 0; c < CodeBytes / 4; ++c) std::memcpy(codes + R * 4 * c + 4 * k, rows[k] + ScaleBytes + 4 * c, 4);
+    }
+}
+
+template <int R, int ScaleBytes, int CodeBytes>
+void deinterleave_chunks(const uint8_t* y, uint8_t* const* rows) {
+    const uint8_t* codes = y + R * ScaleBytes;
+    for (int k = 0; k < R; ++k) {
+        std::memcpy(rows[k], y + k * ScaleBytes, ScaleBytes);
+        for (int c = 0; c < CodeBytes / 4; ++c) std::memcpy(rows[k] + ScaleBytes + 4 * c, codes + R * 4 * c + 4 * k, 4);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// IQ4_NL_R4: 4 fp16 scales, then 64 code bytes. IQ4_NL element j < 16 is the
+// low nibble of code byte j, element j + 16 its high nibble. In the
+// interleaved block, byte 16 * q + 4 * k + i of row k (i < 4) pairs two
+// elements, low nibble first:
+//   q = 0: elements i, i + 8       q = 1: elements 16 + i, 24 + i
+//   q = 2: elements 4 + i, 12 + i  q = 3: elements 20 + i, 28 + i
+constexpr int kNlPair[4][2] = {{0, 8}, {16, 24}, {4, 12}, {20, 28}};
+
+
+void interleave_iq4_nl_r4(const uint8_t* const* rows, uint8_t* y) {
+    // Elements i < 16 are the low nibbles of code bytes i, 16 + i the high
+    // ones: pair q takes code bytes (kNlPair[q][0] % 16 ...) in plane q % 2.
+    for (int k = 0; k < 4; ++k) {
+        std::memcpy(y + 2 * k, rows[k], 2);
+        const uint8_t* qs = rows[k] + 2;
+        for (int q = 0; q < 4; ++q) {
+            const int h = q & 1;
+            store_u32(y + 8 + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32(qs + kNlPair[q][0] % 16), h),
+                                                           nibbles(load_u32(qs + kNlPair[q][1] % 16), h)));
+        }
+    }
+}
+
+void deinterleave_iq4_nl_r4(const uint8_t* y, uint8_t* const* rows) {
+    for (int k = 0; k < 4; ++k) {
+        std::memcpy(rows[k], y + 2 * k, 2);
+        uint8_t* qs = rows[k] + 2;
+        // Pairs 0 and 1 hold code bytes 0..3 and 8..11 (low, high planes),
+        // pairs 2 and 3 code bytes 4..7 and 12..15.
+        for (int q = 0; q < 4; q += 2) {
+            const uint32_t lo = load_u32(y + 8 + 16 * q + 4 * k), hi = load_u32(y + 8 + 16 * (q + 1) + 4 * k);
+            store_u32(qs + kNlPair[q][0], pair_nibbles(nibbles(lo, 0), nibbles(hi, 0)));
+            store_u32(qs + kNlPair[q][1], pair_nibbles(nibbles(lo, 1), nibbles(hi, 1)));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The 256-element formats move their 32-element sub-blocks like IQ4_NL_R4
+// moves a block: within sub-block s, byte 16 * q + 4 * k + i (of the 64
+// bytes per sub-block for R = 4) pairs elements (kNlPair[q][0] + i,
+// kNlPair[q][1] + i) of the sub-block, low nibble first. IQ4_XS_R8 pairs
+// differently (see there).
+
+// Q4_K: d @0, dmin @2, 12 bytes of eight 6-bit (scale, min) pairs @4, codes
+// @16: element 64 * c + 32 * h + l is nibble h of byte 32 * c + l.
+constexpr int kQ4kCodes = 16;
+// Pair j's (scale, min): j < 4 low 6 bits of bytes j, j + 4; j >= 4 nibbles
+// of byte j + 4 and the top two bits of bytes j - 4, j.
+void q4_k_scale_min(const uint8_t* s, int j, uint8_t* d, uint8_t* m) {
+    if (j < 4) {
+        *d = s[j] & 63;
+        *m = s[j + 4] & 63;
+    } else {
+        *d = uint8_t((s[j + 4] & 0xF) | ((s[j - 4] >> 6) << 4));
+        *m = uint8_t((s[j + 4] >> 4) | ((s[j] >> 6) << 4));
+    }
+}
+void q4_k_pack_scales(const uint8_t* d, const uint8_t* m, uint8_t* s) {
+    for (int j = 0; j < 4; ++j) {
+        s[j] = uint8_t(d[j] | ((d[j + 4] >> 4) << 6));
+        s[j + 4] = uint8_t(m[j] | ((m[j + 4] >> 4) << 6));
+        s[j + 8] = uint8_t((d[j + 4] & 0xF) | ((m[j + 4] & 0xF) << 4));
+    }
+}
+
+// Q4_K_R4 (576 bytes): the 4 rows' d @0, their dmin @8; scales_h[16] @16,
+// scales_l[32] @32, codes @64. Sub-block s of row k: its scale index
+// t = 4 * s + k; scales_l[t] = scale low nibble | min low nibble << 4;
+// scales_h[t % 16] bits 4 * (t / 16) .. +3 = scale bits 4-5 | min bits 4-5 << 2.
+void interleave_q4_k_r4(const uint8_t* const* rows, uint8_t* y) {
+    std::memset(y + 16, 0, 16);
+    for (int k = 0; k < 4; ++k) {
+        const uint8_t* x = rows[k];
+        std::memcpy(y + 2 * k, x, 2);
+        std::memcpy(y + 8 + 2 * k, x + 2, 2);
+        for (int s = 0; s < 8; ++s) {
+            uint8_t d, m;
+            q4_k_scale_min(x + 4, s, &d, &m);
+            const int t = 4 * s + k;
+            y[32 + t] = uint8_t((d & 0xF) | ((m & 0xF) << 4));
+            y[16 + t % 16] |= uint8_t(((d >> 4) | ((m >> 4) << 2)) << (4 * (t / 16)));
+            // Sub-block s is nibble plane s % 2 of code bytes 32 (s / 2) ...
+            const uint8_t* codes = x + kQ4kCodes + 32 * (s / 2);
+            for (int q = 0; q < 4; ++q)
+                store_u32(y + 64 + 64 * s + 16 * q + 4 * k,
+                          pair_nibbles(nibbles(load_u32(codes + kNlPair[q][0]), s % 2),
+                                       nibbles(load_u32(codes + kNlPair[q][1]), s % 2)));
+        }
+    }
+}
+
+void deinterleave_q4_k_r4(const uint8_t* y, uint8_t* const* rows) {
+    for (int k = 0; k < 4; ++k) {
+        uint8_t* x = rows[k];
+        std::memcpy(x, y + 2 * k, 2);
+        std::memcpy(x + 2, y + 8 + 2 * k, 2);
+        uint8_t d[8], m[8];
+        for (int s = 0; s < 8; ++s) {
+            const int t = 4 * s + k;
+            const uint8_t h = uint8_t((y[16 + t % 16] >> (4 * (t / 16))) & 0xF);
+            d[s] = uint8_t((y[32 + t] & 0xF) | ((h & 3) << 4));
+            m[s] = uint8_t((y[32 + t] >> 4) | ((h >> 2) << 4));
+        }
+        q4_k_pack_scales(d, m, x + 4);
+        // Sub-blocks 2j and 2j + 1 share code bytes 32 j ... (low, high planes).
+        for (int j = 0; j < 4; ++j)
+            for (int q = 0; q < 4; ++q) {
+                const uint32_t lo = load_u32(y + 64 + 64 * (2 * j) + 16 * q + 4 * k);
+                const uint32_t hi = load_u32(y + 64 + 64 * (2 * j + 1) + 16 * q + 4 * k);
+                uint8_t* codes = x + kQ4kCodes + 32 * j;
+                store_u32(codes + kNlPair[q][0], pair_nibbles(nibbles(lo, 0), nibbles(hi, 0)));
+                store_u32(codes + kNlPair[q][1], pair_nibbles(nibbles(lo, 1), nibbles(hi, 1)));
+            }
+    }
+}
+
+// Q6_K: ql[128] @0, qh[64] @128, int8 scales[16] @192, d @208. Element
+// 128 * n + 32 * j + l (j < 4) has low nibble (j & 1 ? ql[64n + 32 + l]
+// : ql[64n + l]) >> (j >= 2 ? 4 : 0) and high two bits (qh[32n + l] >> 2j) & 3.
+uint8_t q6_k_code(const uint8_t* x, int e) {
+    const int n = e / 128, j = (e % 128) / 32, l = e % 32;
+    const uint8_t lo = uint8_t((x[64 * n + 32 * (j & 1) + l] >> (j >= 2 ? 4 : 0)) & 0xF);
+    const uint8_t hi = uint8_t((x[128 + 32 * n + l] >> (2 * j)) & 3);
+    return uint8_t(lo | hi << 4);
+}
+void q6_k_set(uint8_t* x, int e, uint8_t v) {
+    const int n = e / 128, j = (e % 128) / 32, l = e % 32;
+    uint8_t& lo = x[64 * n + 32 * (j & 1) + l];
+    lo = j >= 2 ? uint8_t((lo & 0x0F) | ((v & 0xF) << 4)) : uint8_t((lo & 0xF0) | (v & 0xF));
+    uint8_t& hi = x[128 + 32 * n + l];
+    hi = uint8_t((hi & ~(3 << (2 * j))) | ((v >> 4) << (2 * j)));
+}
+
+// Q6_K_R4 (840 bytes): the 4 rows' d @0; scales[64] @8 (sub-block s of row
+// k: its two 16-element scales at 8 * s + k and 8 * s + 4 + k); qh[256] @72;
+// ql[512] @328. In sub-block s, ql byte 64 * s + 16 * q + 4 * k + i holds the
+// low nibbles of the kNlPair[q] elements; qh byte 32 * s + 16 * h + 4 * k + i
+// the top two bits of elements (16h + i, 16h + 8 + i, 16h + 4 + i, 16h + 12 + i).
+constexpr int kQ6kHigh[4] = {0, 8, 4, 12};
+
+void interleave_q6_k_r4(const uint8_t* const* rows, uint8_t* y) {
+    for (int k = 0; k < 4; ++k) {
+        const uint8_t* x = rows[k];
+        std::memcpy(y + 2 * k, x + 208, 2);
+        for (int s = 0; s < 8; ++s) {
+            y[8 + 8 * s + k] = x[192 + 2 * s];
+            y[8 + 8 * s + 4 + k] = x[192 + 2 * s + 1];
+            // Sub-block s: j = s % 4 of half n = s / 4; low nibbles in plane
+            // j / 2 of ql bytes 64 n + 32 (j % 2) ..., high bits at 2j of qh
+            // bytes 128 + 32 n ...
+            const int n = s / 4, j = s % 4;
+            const uint8_t* ql = x + 64 * n + 32 * (j % 2);
+            const uint8_t* qh = x + 128 + 32 * n;
+            for (int q = 0; q < 4; ++q)
+                store_u32(y + 328 + 64 * s + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32(ql + kNlPair[q][0]), j / 2),
+                                                                           nibbles(load_u32(ql + kNlPair[q][1]), j / 2)));
+            for (int h = 0; h < 2; ++h) {
+                uint32_t w = 0;
+                for (int f = 0; f < 4; ++f) w |= ((load_u32(qh + 16 * h + kQ6kHigh[f]) >> (2 * j)) & 0x03030303u) << (2 * f);
+                store_u32(y + 72 + 32 * s + 16 * h + 4 * k, w);
+            }
+        }
+    }
+}
+
+void deinterleave_q6_k_r4(const uint8_t* y, uint8_t* const* rows) {
+    for (int k = 0; k < 4; ++k) {
+        uint8_t* x = rows[k];
+        std::memcpy(x + 208, y + 2 * k, 2);
+        for (int s = 0; s < 8; ++s) {
+            x[192 + 2 * s] = y[8 + 8 * s + k];
+            x[192 + 2 * s + 1] = y[8 + 8 * s + 4 + k];
+            uint8_t code[32];
+            for (int q = 0; q < 4; ++q)
+                for (int i = 0; i < 4; ++i) {
+                    const uint8_t b = y[328 + 64 * s + 16 * q + 4 * k + i];
+                    code[kNlPair[q][0] + i] = b & 0xF;
+                    code[kNlPair[q][1] + i] = b >> 4;
+                }
+            for (int h = 0; h < 2; ++h)
+                for (int i = 0; i < 4; ++i) {
+                    const uint8_t b = y[72 + 32 * s + 16 * h + 4 * k + i];
+                    for (int f = 0; f < 4; ++f) code[16 * h + kQ6kHigh[f] + i] |= uint8_t(((b >> (2 * f)) & 3) << 4);
+                }
+            for (int e = 0; e < 32; ++e) q6_k_set(x, 32 * s + e, code[e]);
+        }
+    }
+}
+
+// IQ4_XS: d @0, scales_h (u16: 2 bits per sub-block) @2, scales_l[4] (a
+// nibble per sub-block) @4, codes @8: sub-block s's element j < 16 is the low
+// nibble of byte 16 * s + j, element 16 + j its high nibble.
+//
+// IQ4_XS_R8 (1088 bytes): the 8 rows' d @0; scales_h[16] @16, scales_l[32]
+// @32 (sub-block s of row k, t = 8 * s + k: low nibble at scales_l[t % 32]
+// bits 4 * (t / 32), high bits at scales_h[t % 16] bits 2 * (t / 16)); codes
+// @64, 128 bytes per sub-block: byte 32 * q + 4 * k + i pairs the sub-block's
+// canonical nibbles (byte, nibble) of kXsPair[q] at offset i, low first.
+struct XsNibble {
+    int byte, high;
+};
+constexpr XsNibble kXsPair[4][2] = {{{0, 0}, {4, 0}}, {{8, 0}, {12, 0}}, {{0, 1}, {4, 1}}, {{8, 1}, {12, 1}}};
+
+void xs_set(uint8_t* qs, XsNibble n, int i, uint8_t v) {
+    uint8_t& b = qs[n.byte + i];
+    b = n.high ? uint8_t((b & 0x0F) | (v << 4)) : uint8_t((b & 0xF0) | v);
+}
+
+void interleave_iq4_xs_r8(const uint8_t* const* rows, uint8_t* y) {
+    std::memset(y + 16, 0, 48);
+    for (int k = 0; k < 8; ++k) {
+        const uint8_t* x = rows[k];
+        std::memcpy(y + 2 * k, x, 2);
+        const uint16_t sh = load_u16(x + 2);
+        for (int s = 0; s < 8; ++s) {
+            const uint8_t lo = uint8_t((x[4 + s / 2] >> (4 * (s % 2))) & 0xF);
+            const uint8_t hi = uint8_t((sh >> (2 * s)) & 3);
+            const int t = 8 * s + k;
+            y[32 + t % 32] |= uint8_t(lo << (4 * (t / 32)));
+            y[16 + t % 16] |= uint8_t(hi << (2 * (t / 16)));
+            const uint8_t* qs = x + 8 + 16 * s;
+            for (int q = 0; q < 4; ++q)
+                store_u32(y + 64 + 128 * s + 32 * q + 4 * k,
+                          pair_nibbles(nibbles(load_u32(qs + kXsPair[q][0].byte), kXsPair[q][0].high),
+                                       nibbles(load_u32(qs + kXsPair[q][1].byte), kXsPair[q][1].high)));
+        }
+    }
+}
+
+void deinterleave_iq4_xs_r8(const uint8_t* y, uint8_t* const* rows) {
+    for (int k = 0; k < 8; ++k) {
+        uint8_t* x = rows[k];
+        std::memcpy(x, y + 2 * k, 2);
+        uint16_t sh = 0;
+        std::memset(x + 4, 0, 4);
+        for (int s = 0; s < 8; ++s) {
+            const int t = 8 * s + k;
+            const uint8_t lo = uint8_t((y[32 + t % 32] >> (4 * (t / 32))) & 0xF);
+            const uint8_t hi = uint8_t((y[16 + t % 16] >> (2 * (t / 16))) & 3);
+            x[4 + s / 2] |= uint8_t(lo << (4 * (s % 2)));
+            sh = uint16_t(sh | (hi << (2 * s)));
+            uint8_t* qs = x + 8 + 16 * s;
+            for (int q = 0; q < 4; ++q)
+                for (int i = 0; i < 4; ++i) {
+                    const uint8_t b = y[64 + 128 * s + 32 * q + 4 * k + i];
+                    xs_set(qs, kXsPair[q][0], i, b & 0xF);
+                    xs_set(qs, kXsPair[q][1], i, b >> 4);
+                }
+        }
+        store_u16(x + 2, sh);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// BF16_R16: 16 rows x 2 inputs; value j of row k at element 2 * k + j.
+void interleave_bf16_r16(const uint8_t* const* rows, uint8_t* y) {
+    for (int k = 0; k < 16; ++k) std::memcpy(y + 4 * k, rows[k], 4);
+}
+void deinterleave_bf16_r16(const uint8_t* y, uint8_t* const* rows) {
+    for (int k = 0; k < 16; ++k) std::memcpy(rows[k], y + 4 * k, 4);
+}
+
+// ---------------------------------------------------------------------------
+// Decoding: each block's R rows through the canonical decoder, into R rows
+// of Elems floats, the rows of one block consecutive ([R][Elems]). One row's
+// share of a block may be several canonical blocks (BF16_R16: two BF16
+// values, CanonBlocks = 2), which the canonical decoder takes in a row.
+template <int R, int RowBytes, int Elems, int CanonBlocks, DeinterleaveFn Split, DecodeBlocksFn Canonical>
+void decode_interleaved(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst) {
+    uint8_t canon[R][RowBytes];
+    uint8_t* rows[R];
+    for (int k = 0; k < R; ++k) rows[k] = canon[k];
+    for (int64_t b = 0; b < nblocks; ++b) {
+        Split(src + size_t(b) * R * RowBytes, rows);
+        for (int k = 0; k < R; ++k) Canonical(canon[k], CanonBlocks, tensor_scale, dst + (b * R + k) * Elems);
+    }
+}
+
+}  // namespace
+
+#define SKN_INTERLEAVED(name, R, row_bytes, elems, canon_blocks, inter, deinter, canonical)                      \
+    void decode_##name(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst) {                   \
+        decode_interleaved<R, row_bytes, elems, canon_blocks, deinter, decode_##canonical>(src, nblocks,           \
+                                                                                           tensor_scale, dst);    \
+    }                                                                                                           \
+    const InterleavedCodec kInterleaved_##name{R, inter, deinter, decode_##name};
+
+SKN_INTERLEAVED(q4_0_r8, 8, 18, 32, 1, (interleave_chunks<8, 2, 16>), (deinterleave_chunks<8, 2, 16>), q4_0)
+SKN_INTERLEAVED(q8_0_r8, 8, 34, 32, 1, (interleave_chunks<8, 2, 32>), (deinterleave_chunks<8, 2, 32>), q8_0)
+SKN_INTERLEAVED(mxfp4_r8, 8, 17, 32, 1, (interleave_chunks<8, 1, 16>), (deinterleave_chunks<8, 1, 16>), mxfp4)
+SKN_INTERLEAVED(iq4_nl_r4, 4, 18, 32, 1, interleave_iq4_nl_r4, deinterleave_iq4_nl_r4, iq4_nl)
+SKN_INTERLEAVED(q4_k_r4, 4, 144, 256, 1, interleave_q4_k_r4, deinterleave_q4_k_r4, q4_k)
+SKN_INTERLEAVED(q6_k_r4, 4, 210, 256, 1, interleave_q6_k_r4, deinterleave_q6_k_r4, q6_k)
+SKN_INTERLEAVED(iq4_xs_r8, 8, 136, 256, 1, interleave_iq4_xs_r8, deinterleave_iq4_xs_r8, iq4_xs)
+SKN_INTERLEAVED(bf16_r16, 16, 4, 2, 2, interleave_bf16_r16, deinterleave_bf16_r16, bf16)
+
+#undef SKN_INTERLEAVED
+
+}  // namespace skn_core::codec
