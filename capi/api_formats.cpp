@@ -123,7 +123,7 @@ SKN_API skn_status skn_format_info(skn_format format, skn_format_props* props) {
         if (props->struct_size >= offsetof(skn_format_props, block_rows) + sizeof(int32_t))
             props->block_rows = f.block_rows;
         if (props->struct_size >= offsetof(skn_format_props, interleaves) + sizeof(skn_format))
-            props->interleaves = static_cast<skn_format>(f.interleaves);
+            props->interleaves = static_cast<skn_format>(f.interleaved() ? f.interleaves : f.id);
     });
 }
 
