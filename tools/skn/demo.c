@@ -203,7 +203,7 @@ int skn_cmd_demo(int argc, char** argv) {
                                    argc > 3 ? "--write-model takes one PATH and nothing else"
                                             : "--write-model needs a PATH (e.g. skn demo --write-model sample.gguf)");
     }
-    if (argc > 1) return skn_cli_usage_error("demo", skn_help_skn_demo, "unexpected argument \"%s\"", argv[1]);
+    if (argc > 1) return skn_cli_usage_error("demo", skn_help_skn_demo, "unknown argument \"%s\"", argv[1]);
     static float sample[kRows * kCols];
     static float ternary[kRows * kCols];
     static float decoded[kRows * kCols];
@@ -214,8 +214,8 @@ int skn_cmd_demo(int argc, char** argv) {
 
     printf("skn %s demo: a [%d, %d] sample weight (rms %.4g), cpu tier %s\n\n", skn_version_string(), kRows, kCols, rms,
            skn_isa_name(skn_cpu_isa()));
-    printf("%-8s %7s %9s %12s %12s %9s\n", "format", "bits/w", "bytes", "max |err|", "RMSE", "RMSE/rms");
-    printf("%-8s %7s %9s %12s %12s %9s\n", "------", "------", "-----", "---------", "----", "--------");
+    printf("%-9s %7s %9s %12s %12s %9s\n", "format", "bits/w", "bytes", "max |err|", "RMSE", "RMSE/rms");
+    printf("%-9s %7s %9s %12s %12s %9s\n", "------", "------", "-----", "---------", "----", "--------");
     int failures = 0;
     for (int i = 0; i < skn_format_count(); ++i) {
         const skn_format f = (skn_format)skn_format_at(i);
@@ -229,7 +229,7 @@ int skn_cmd_demo(int argc, char** argv) {
             continue;
         }
         if (p.needs_importance) {
-            printf("%-8s %7.3f %9zu   (quantizes only with importance weights, an imatrix)\n", p.name,
+            printf("%-9s %7.3f %9zu   (quantizes only with importance weights, an imatrix)\n", p.name,
                    p.bits_per_weight, bytes);
             continue;
         }
@@ -256,7 +256,7 @@ int skn_cmd_demo(int argc, char** argv) {
             err2 += e * e;
         }
         const double rmse = sqrt(err2 / (kRows * kCols));
-        printf("%-8s %7.3f %9zu %12.4g %12.4g %8.2f%%%s\n", p.name, p.bits_per_weight, bytes, max_err, rmse,
+        printf("%-9s %7.3f %9zu %12.4g %12.4g %8.2f%%%s\n", p.name, p.bits_per_weight, bytes, max_err, rmse,
                100.0 * rmse / weight_rms, ternary_format ? " (t)" : "");
         free(packed);
     }

@@ -85,25 +85,27 @@ static skn_status golden_rows(skn_format format, void* dst, size_t bytes) {
 }
 
 /* The kernel skn_matmul_wt runs for `format` in `order` at `precision` on
- * `ctx`: a [4, 3 blocks] weight, one activation row. */
+ * `ctx`: a [4, 3 blocks] weight (as many rows as one block spans, for a
+ * row-interleaved format: 8 for Q4_0_R8), one activation row. */
 static int probe(skn_context* ctx, skn_scope* scope, skn_format format, skn_block_order order, skn_precision precision,
                  traced* out) {
     skn_format_props fp;
     memset(&fp, 0, sizeof fp);
     fp.struct_size = sizeof fp;
     if (skn_format_info(format, &fp) != SKN_OK) return -1;
-    const int64_t rows = 4, cols = 3 * (int64_t)(fp.block_elems > 1 ? fp.block_elems : 32);
+    const int64_t group = fp.block_rows > 1 ? fp.block_rows : 1;
+    const int64_t rows = (4 + group - 1) / group * group, cols = 3 * (int64_t)(fp.block_elems > 1 ? fp.block_elems : 32);
     size_t bytes = 0;
     if (skn_quantized_size(format, rows, cols, &bytes) != SKN_OK) return -1;
     float* w = malloc((size_t)(rows * cols) * sizeof(float));
     float* x = malloc((size_t)cols * sizeof(float));
     void* packed = malloc(bytes);
+    float* y = malloc((size_t)rows * sizeof(float));
     skn_view* v = NULL;
     skn_view* use = NULL;
     int rc = -1;
-    float y[4];
     memset(out, 0, sizeof *out);
-    if (w == NULL || x == NULL || packed == NULL) goto done;
+    if (w == NULL || x == NULL || packed == NULL || y == NULL) goto done;
     for (int64_t i = 0; i < rows * cols; ++i) w[i] = (float)((i * 7) % 5 - 2) * 0.25f;
     for (int64_t i = 0; i < cols; ++i) x[i] = (float)(i % 3) * 0.5f;
     const int64_t shape[2] = {rows, cols};
@@ -124,8 +126,10 @@ static int probe(skn_context* ctx, skn_scope* scope, skn_format format, skn_bloc
     if (skn_matmul_wt(ctx, x, 1, cols, use, NULL, y, rows, &mo) == SKN_OK && out->seen) rc = 0;
     skn_context_set_trace(ctx, NULL, NULL);
 done:
+    if (rc != 0) snprintf(out->detail, sizeof out->detail, "%s: %s", fp.name, skn_last_error());
     skn_view_release(use);
     skn_view_release(v);
+    free(y);
     free(packed);
     free(x);
     free(w);
@@ -207,9 +211,10 @@ int skn_cmd_doctor(int argc, char** argv) {
         printf("], \"kernels\": [");
     else
         printf("\nkernels skn_matmul_wt runs (%d registered; a one-row product per format and order)\n"
-               "  %-8s %-17s %-42s %s\n",
+               "  %-9s %-17s %-42s %s\n",
                (int)skn_kernel_count(), "format", "order", "fast precision", "exact precision");
     int failures = 0, rows = 0;
+    char first_failure[600] = "";
     for (int32_t i = 0; i < skn_format_count(); ++i) {
         const skn_format f = (skn_format)skn_format_at(i);
         skn_format_props fp;
@@ -223,6 +228,8 @@ int skn_cmd_doctor(int argc, char** argv) {
             const int ok_exact = probe(ctx, scope, f, order, SKN_PRECISION_EXACT, &exact) == 0;
             const char* order_name = !fp.is_block_quantized ? "dense" : o == 0 ? "ROW_MAJOR" : "INPUT_BLOCK_MAJOR";
             failures += !ok_fast + !ok_exact;
+            if (first_failure[0] == 0 && (!ok_fast || !ok_exact))
+                snprintf(first_failure, sizeof first_failure, "%s", ok_fast ? exact.detail : fast.detail);
             if (json) {
                 printf("%s\n  {\"format\": \"%s\", \"order\": \"%s\", \"fast\": ", rows ? "," : "", fp.name, order_name);
                 if (ok_fast) skn_json_string(stdout, fast.kernel, strlen(fast.kernel)); else printf("null");
@@ -234,7 +241,7 @@ int skn_cmd_doctor(int argc, char** argv) {
                 snprintf(a, sizeof a, "%s%s", ok_fast ? fast.kernel : "(failed)", ok_fast && fast.fallback ? " *" : "");
                 snprintf(b, sizeof b, "%s%s", ok_exact ? exact.kernel : "(failed)",
                          ok_exact && exact.fallback ? " *" : "");
-                printf("  %-8s %-17s %-42s %s\n", fp.name, order_name, a, b);
+                printf("  %-9s %-17s %-42s %s\n", fp.name, order_name, a, b);
             }
             ++rows;
         }
@@ -243,7 +250,7 @@ int skn_cmd_doctor(int argc, char** argv) {
         printf("\n]}\n");
     else
         printf("  (* the reference kernel, with a FALLBACK trace event: no SIMD kernel for this tier reads it)\n");
-    if (failures > 0) fprintf(stderr, "skn doctor: %d probes failed: %s\n", failures, skn_last_error());
+    if (failures > 0) fprintf(stderr, "skn doctor: %d probes failed; the first: %s\n", failures, first_failure);
     skn_scope_destroy(scope);
     skn_context_destroy(ctx);
     return failures == 0 ? 0 : 1;
