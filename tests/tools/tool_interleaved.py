@@ -175,16 +175,19 @@ def test_imatrix():
     im = path("model.imatrix.gguf")
     rng = random.Random(7)
     t = []
-    for name in ("blk.0.attn_q.weight", "blk.0.ffn_down.weight"):
-        t.append((name + ".in_sum2", G.T_F32, [256, 1], struct.pack("<256f", *[rng.uniform(0.01, 4.0) for _ in range(256)])))
-        t.append((name + ".counts", G.T_F32, [1, 1], struct.pack("<f", 4.0)))
+    # The expert stack has one matrix per expert: each expert's rows are
+    # quantized with their own (a thread's share of rows crosses experts).
+    for name, matrices in (("blk.0.attn_q.weight", 1), ("blk.0.ffn_down.weight", 1), ("blk.0.ffn_up_exps.weight", 3)):
+        t.append((name + ".in_sum2", G.T_F32, [256, matrices],
+                  struct.pack(f"<{256 * matrices}f", *[rng.uniform(0.01, 4.0) for _ in range(256 * matrices)])))
+        t.append((name + ".counts", G.T_F32, [1, matrices], struct.pack(f"<{matrices}f", *[4.0] * matrices)))
     G.write(im, [("general.type", G.STR, "imatrix"), ("imatrix.datasets", G.ARR, (G.STR, ["calib.txt"])),
                  ("imatrix.chunk_count", G.U32, 4), ("imatrix.chunk_size", G.U32, 512)], t)
     for fmt in ("Q4_K_R4", "Q6_K_R4", "IQ4_XS_R8", "IQ4_NL_R4", "Q4_0_R8"):
         canonical = INTERLEAVED[fmt][2]
         c_file, f_file, r_file = path(f"im-{canonical}.gguf"), path(f"im-{fmt}.gguf"), path(f"im-{fmt}-r.gguf")
         quantize("--imatrix", im, src, c_file, *canonical_args(canonical))
-        p = quantize("--imatrix", im, "--json", src, f_file, fmt.lower())
+        p = quantize("--imatrix", im, "--json", "--threads", "2", src, f_file, fmt.lower())
         rows = {r["name"]: r for r in json.loads(p.stdout)["tensors"]}
         check(rows["blk.0.attn_q.weight"]["importance"] and rows["blk.0.attn_q.weight"]["to"] == fmt,
               f"{fmt} --imatrix: attn_q row {rows['blk.0.attn_q.weight']}")
@@ -192,11 +195,10 @@ def test_imatrix():
         plain = path(f"plain-{fmt}.gguf")
         quantize(src, plain, fmt.lower())
         a, b = G.Reader(f_file), G.Reader(r_file)
-        for name in ("blk.0.attn_q.weight", "blk.0.ffn_down.weight"):
+        for name in ("blk.0.attn_q.weight", "blk.0.ffn_down.weight", "blk.0.ffn_up_exps.weight"):
             check(a.data(name) == b.data(name), f"{fmt} --imatrix: {name} quantized straight != canonical + repack")
-        # Each of these formats' quantizer reads importance weights.
-        check(a.data("blk.0.attn_q.weight") != G.Reader(plain).data("blk.0.attn_q.weight"),
-              f"{fmt}: the importance weights changed nothing")
+            # Each of these formats' quantizer reads importance weights.
+            check(a.data(name) != G.Reader(plain).data(name), f"{fmt}: {name}: the importance weights changed nothing")
 
 
 def test_refusals():
