@@ -268,6 +268,8 @@ def test_inspect():
     check("Q8_0 is" not in out, f"inspect: a note for a format that is not interleaved:\n{out}")
     doc = json.loads(run("inspect", "--json", f, expect=0).stdout)
     by = {t["name"]: t for t in doc["tensors"]}
+    # Types skn implements: the file opens without allow_unsupported.
+    check(doc["unsupported_count"] == 0 and all(t["supported"] for t in doc["tensors"]), f"inspect --json: {doc}")
     check(by["blk.0.attn_q.weight"]["block_rows"] == 8 and by["blk.0.attn_q.weight"]["interleaves"] == "Q4_0"
           and by["blk.0.ffn_down.weight"]["block_rows"] == 16 and by["blk.0.attn_k.weight"]["block_rows"] == 1
           and by["blk.0.attn_k.weight"]["interleaves"] is None and by["blk.0.ffn_down.weight"]["bits_per_weight"] == 16,
