@@ -33,6 +33,7 @@ static skn_status quantize_rows(const skn_quant_job* j, int64_t row0, int64_t nr
     memset(&fp, 0, sizeof fp);
     fp.struct_size = sizeof fp;
     skn_status st = skn_format_info(j->out_format, &fp);
+    if (st != SKN_OK) return st;
     /* One row's bytes (a row-interleaved format's share of its groups:
      * rows_per_matrix is a multiple of its block rows, so a matrix is whole
      * groups). */
