@@ -2,14 +2,15 @@
 # SPDX-License-Identifier: MIT
 """tools/skn/completion/skn.bash, run in bash: every command completes,
 every command's options are exactly those its --help lists, and values
-complete where the program knows them (TYPE, --i2s-layout, tensor types).
-    completion.py SKN COMPLETION_SCRIPT"""
+complete where the program knows them (TYPE, --i2s-layout, tensor types:
+every format skn.h declares).
+    completion.py SKN COMPLETION_SCRIPT SKN_H"""
 import os
 import re
 import subprocess
 import sys
 
-SKN, SCRIPT = sys.argv[1], os.path.abspath(sys.argv[2])
+SKN, SCRIPT, SKN_H = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 EMULATOR = os.environ.get("SKN_EMULATOR", "").split()
 COMMANDS = ["demo", "inspect", "imatrix", "verify", "dump", "doctor", "quantize", "edit", "split", "merge", "bench",
             "version"]
@@ -53,8 +54,18 @@ for cmd in COMMANDS:
 check(complete("skn", "quantize", "--i2s-layout", "") == ["x86", "arm64"], "--i2s-layout values")
 check("Q4_K_M" in complete("skn", "quantize", "model.gguf", "out.gguf", ""), "quantize TYPE after IN OUT")
 check("COPY" in complete("skn", "quantize", "--threads", "4", "model.gguf", ""), "quantize TYPE after IN")
-check(complete("skn", "quantize", "--output-tensor-type", "q8") == ["q8_0"], "--output-tensor-type values")
+check(complete("skn", "quantize", "--output-tensor-type", "iq4_n") == ["iq4_nl", "iq4_nl_r4"],
+      "--output-tensor-type values")
 check(complete("skn", "inspect", "--m") == ["--markdown"], "skn inspect --m")
+# Every format is a tensor type (I2_S_G64 is I2_S in a GGUF file), and the
+# row-interleaved ones are TYPEs too.
+formats = {f.lower() for f in re.findall(r"^\s+SKN_FORMAT_(\w+) = \d+", open(SKN_H).read(), re.M)} - {"i2_s_g64"}
+offered = set(complete("skn", "quantize", "--output-tensor-type", ""))
+check(formats == offered, f"--output-tensor-type offers {sorted(offered - formats)} that skn.h lacks and lacks "
+                          f"{sorted(formats - offered)}")
+interleaved = {f.upper() for f in formats if re.search(r"_r\d+$", f)}
+types = set(complete("skn", "quantize", "model.gguf", "out.gguf", ""))
+check(interleaved and interleaved <= types, f"quantize TYPE lacks {sorted(interleaved - types)}")
 if failures:
     sys.exit("FAIL:\n" + "\n".join(failures))
 print("completion: ok")

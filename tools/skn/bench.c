@@ -17,13 +17,15 @@
 #include "skn/skn.h"
 
 #define MAX_ITEMS 32
+/* Room for every format libskn has (--formats all): 40 in 1.0. */
+#define MAX_FORMATS 128
 
 struct shape {
     int64_t out, in;
 };
 
 struct config {
-    skn_format formats[MAX_ITEMS];
+    skn_format formats[MAX_FORMATS];
     int nformats;
     struct shape shapes[MAX_ITEMS];
     int nshapes;
@@ -121,7 +123,7 @@ static void all_isas(struct config* c) {
 }
 
 static int parse_args(int argc, char** argv, struct config* c) {
-    char items[MAX_ITEMS][32];
+    char items[MAX_FORMATS][32];
     defaults(c);
     for (int a = 1; a < argc; ++a) {
         const char* opt = argv[a];
@@ -149,11 +151,12 @@ static int parse_args(int argc, char** argv, struct config* c) {
         }
         if (val == NULL) return skn_cli_usage_error("bench", skn_help_skn_bench, "%s needs a value", opt);
         ++a;
-        const int n = parse_list(val, items, MAX_ITEMS);
+        const int n = parse_list(val, items, strcmp(opt, "--formats") == 0 ? MAX_FORMATS : MAX_ITEMS);
         if (strcmp(opt, "--formats") == 0) {
             c->nformats = 0;
             if (n == 1 && strcmp(items[0], "all") == 0) {
-                for (int32_t i = 0; i < skn_format_count() && c->nformats < MAX_ITEMS; ++i) c->formats[c->nformats++] = (skn_format)skn_format_at(i);
+                for (int32_t i = 0; i < skn_format_count() && c->nformats < MAX_FORMATS; ++i)
+                    c->formats[c->nformats++] = (skn_format)skn_format_at(i);
                 continue;
             }
             for (int i = 0; i < n; ++i)
@@ -261,6 +264,17 @@ static int parse_args(int argc, char** argv, struct config* c) {
                         (long)c->shapes[si].out, (long)c->shapes[si].in, p.name, (long)c->shapes[si].in, p.name,
                         (int)p.block_elems, (long)c->shapes[si].out,
                         (long)((c->shapes[si].in + p.block_elems - 1) / p.block_elems * p.block_elems));
+                return 2;
+            }
+            /* A row-interleaved format's block spans block_rows output rows. */
+            if (p.block_rows > 1 && c->shapes[si].out % p.block_rows != 0) {
+                fprintf(stderr,
+                        "skn bench: shape %ldx%ld cannot hold %s weights: OUT (%ld) must be a multiple of the %d rows "
+                        "one %s block spans (e.g. %ldx%ld)\n",
+                        (long)c->shapes[si].out, (long)c->shapes[si].in, p.name, (long)c->shapes[si].out,
+                        (int)p.block_rows, p.name,
+                        (long)((c->shapes[si].out + p.block_rows - 1) / p.block_rows * p.block_rows),
+                        (long)c->shapes[si].in);
                 return 2;
             }
         }
@@ -410,15 +424,15 @@ static double median_seconds(double* samples, int n) {
 
 /* The roof a result is compared with: read bandwidth below n = 32, else the
  * compute peak of the instructions its kernel runs. */
-static void set_roof(struct result* r, int block_quantized, skn_precision precision, double read_bw, double int8_peak,
-                     double bf16_peak, double f32_peak) {
+static void set_roof(struct result* r, int block_quantized, int bf16, skn_precision precision, double read_bw,
+                     double int8_peak, double bf16_peak, double f32_peak) {
     if (r->n < 32) {
         r->roof = r->gbps / read_bw;
         r->roof_kind = "read bandwidth";
-    } else if (block_quantized && precision == SKN_PRECISION_FAST) {
+    } else if (block_quantized && !bf16 && precision == SKN_PRECISION_FAST) {
         r->roof = r->gflops / int8_peak;
         r->roof_kind = "int8 peak";
-    } else if (strcmp(r->format, "BF16") == 0 && bf16_peak > 0.0) {
+    } else if (bf16 && bf16_peak > 0.0) {
         /* Fast BF16 runs vdpbf16ps: two products per lane per instruction. */
         r->roof = r->gflops / bf16_peak;
         r->roof_kind = "bf16 peak";
@@ -434,7 +448,7 @@ static void print_result(const struct result* r) {
         snprintf(shp, sizeof shp, "%ldx%ldx%ld", (long)r->experts, (long)r->out, (long)r->in);
     else
         snprintf(shp, sizeof shp, "%ldx%ld", (long)r->out, (long)r->in);
-    printf("%-7s %-4s %-11s %-12s %4ld %3d %-40s %9.3f %8.1f %9.1f %6.0f%%\n", r->format, r->order,
+    printf("%-9s %-4s %-11s %-12s %4ld %3d %-40s %9.3f %8.1f %9.1f %6.0f%%\n", r->format, r->order,
            skn_isa_name(r->cap), shp, (long)r->n, r->threads, r->kernel, r->ms, r->gbps, r->gflops, 100.0 * r->roof);
     fflush(stdout);
 }
@@ -465,7 +479,7 @@ int skn_cmd_bench(int argc, char** argv) {
         printf("\n--moe %ld,%ld: skn_matmul_wt_id over %ld stacked experts of each shape, every row routed to %ld "
                "of them;\nGB/s counts the bytes of the experts a call uses, GFLOP/s its n * k rows\n",
                (long)c.moe_experts, (long)c.moe_k, (long)c.moe_experts, (long)c.moe_k);
-    printf("\n%-7s %-4s %-11s %-12s %4s %3s %-40s %9s %8s %9s %7s\n", "format", "ord", "isa cap", "shape", "n", "thr",
+    printf("\n%-9s %-4s %-11s %-12s %4s %3s %-40s %9s %8s %9s %7s\n", "format", "ord", "isa cap", "shape", "n", "thr",
            "kernel", "ms", "GB/s", "GFLOP/s", "roof%");
 
     const int total = c.nformats * c.norders * c.nisas * c.nshapes * c.nn * c.nthreads;
@@ -603,8 +617,8 @@ int skn_cmd_bench(int argc, char** argv) {
                             r->ms = t * 1e3;
                             r->gbps = median_seconds(rates[oi], c.reps) / 1e9;
                             r->gflops = 2.0 * (double)out * (double)in * (double)(n * k_slots) / t / 1e9;
-                            set_roof(r, p.is_block_quantized, c.precision, read_bw[ti], int8_peak[ti], bf16_peak[ti],
-                                     f32_peak[ti]);
+                            set_roof(r, p.is_block_quantized, p.interleaves == SKN_FORMAT_BF16 || f == SKN_FORMAT_BF16,
+                                     c.precision, read_bw[ti], int8_peak[ti], bf16_peak[ti], f32_peak[ti]);
                             if (tty) fprintf(stderr, "\r%70s\r", "");
                             print_result(r);
                         }

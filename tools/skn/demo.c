@@ -216,8 +216,8 @@ int skn_cmd_demo(int argc, char** argv) {
 
     printf("skn %s demo: a [%d, %d] sample weight (rms %.4g), cpu tier %s\n\n", skn_version_string(), kRows, kCols, rms,
            skn_isa_name(skn_cpu_isa()));
-    printf("%-8s %7s %9s %12s %12s %9s\n", "format", "bits/w", "bytes", "max |err|", "RMSE", "RMSE/rms");
-    printf("%-8s %7s %9s %12s %12s %9s\n", "------", "------", "-----", "---------", "----", "--------");
+    printf("%-9s %7s %9s %12s %12s %9s\n", "format", "bits/w", "bytes", "max |err|", "RMSE", "RMSE/rms");
+    printf("%-9s %7s %9s %12s %12s %9s\n", "------", "------", "-----", "---------", "----", "--------");
     int failures = 0;
     for (int i = 0; i < skn_format_count(); ++i) {
         const skn_format f = (skn_format)skn_format_at(i);
@@ -231,7 +231,7 @@ int skn_cmd_demo(int argc, char** argv) {
             continue;
         }
         if (p.needs_importance) {
-            printf("%-8s %7.3f %9zu   (quantizes only with importance weights, an imatrix)\n", p.name,
+            printf("%-9s %7.3f %9zu   (quantizes only with importance weights, an imatrix)\n", p.name,
                    p.bits_per_weight, bytes);
             continue;
         }
@@ -258,7 +258,7 @@ int skn_cmd_demo(int argc, char** argv) {
             err2 += e * e;
         }
         const double rmse = sqrt(err2 / (kRows * kCols));
-        printf("%-8s %7.3f %9zu %12.4g %12.4g %8.2f%%%s\n", p.name, p.bits_per_weight, bytes, max_err, rmse,
+        printf("%-9s %7.3f %9zu %12.4g %12.4g %8.2f%%%s\n", p.name, p.bits_per_weight, bytes, max_err, rmse,
                100.0 * rmse / weight_rms, ternary_format ? " (t)" : "");
         free(packed);
     }

@@ -100,10 +100,10 @@ static int probe(skn_context* ctx, skn_scope* scope, skn_format format, skn_bloc
     float* w = malloc((size_t)(rows * cols) * sizeof(float));
     float* x = malloc((size_t)cols * sizeof(float));
     void* packed = malloc(bytes);
+    float* y = malloc((size_t)rows * sizeof(float));
     skn_view* v = NULL;
     skn_view* use = NULL;
     int rc = -1;
-    float* y = malloc((size_t)rows * sizeof(float));
     memset(out, 0, sizeof *out);
     if (w == NULL || x == NULL || packed == NULL || y == NULL) goto done;
     for (int64_t i = 0; i < rows * cols; ++i) w[i] = (float)((i * 7) % 5 - 2) * 0.25f;
@@ -126,6 +126,7 @@ static int probe(skn_context* ctx, skn_scope* scope, skn_format format, skn_bloc
     if (skn_matmul_wt(ctx, x, 1, cols, use, NULL, y, rows, &mo) == SKN_OK && out->seen) rc = 0;
     skn_context_set_trace(ctx, NULL, NULL);
 done:
+    if (rc != 0) snprintf(out->detail, sizeof out->detail, "%s: %s", fp.name, skn_last_error());
     skn_view_release(use);
     skn_view_release(v);
     free(y);
@@ -213,6 +214,7 @@ int skn_cmd_doctor(int argc, char** argv) {
                "  %-9s %-17s %-42s %s\n",
                (int)skn_kernel_count(), "format", "order", "fast precision", "exact precision");
     int failures = 0, rows = 0;
+    char first_failure[600] = "";
     for (int32_t i = 0; i < skn_format_count(); ++i) {
         const skn_format f = (skn_format)skn_format_at(i);
         skn_format_props fp;
@@ -226,6 +228,8 @@ int skn_cmd_doctor(int argc, char** argv) {
             const int ok_exact = probe(ctx, scope, f, order, SKN_PRECISION_EXACT, &exact) == 0;
             const char* order_name = !fp.is_block_quantized ? "dense" : o == 0 ? "ROW_MAJOR" : "INPUT_BLOCK_MAJOR";
             failures += !ok_fast + !ok_exact;
+            if (first_failure[0] == 0 && (!ok_fast || !ok_exact))
+                snprintf(first_failure, sizeof first_failure, "%s", ok_fast ? exact.detail : fast.detail);
             if (json) {
                 printf("%s\n  {\"format\": \"%s\", \"order\": \"%s\", \"fast\": ", rows ? "," : "", fp.name, order_name);
                 if (ok_fast) skn_json_string(stdout, fast.kernel, strlen(fast.kernel)); else printf("null");
@@ -246,7 +250,7 @@ int skn_cmd_doctor(int argc, char** argv) {
         printf("\n]}\n");
     else
         printf("  (* the reference kernel, with a FALLBACK trace event: no SIMD kernel for this tier reads it)\n");
-    if (failures > 0) fprintf(stderr, "skn doctor: %d probes failed: %s\n", failures, skn_last_error());
+    if (failures > 0) fprintf(stderr, "skn doctor: %d probes failed; the first: %s\n", failures, first_failure);
     skn_scope_destroy(scope);
     skn_context_destroy(ctx);
     return failures == 0 ? 0 : 1;

@@ -90,12 +90,11 @@ static void print_shape(const skn_gguf_tensor_props* t) {
 }
 
 /* How many of `rows` rows to decode at a time: about kChunkElements floats,
- * at least one row; all of them for a format with a per-tensor trailer
+ * at least one row (one group of a row-interleaved format's rows, which
+ * decode together); all of them for a format with a per-tensor trailer
  * (I2_S), which skn_tensor_decode_rows decodes whole anyway. */
 static int64_t rows_per_step(const skn_gguf_tensor_props* t, int64_t rows) {
-    const int64_t cols = t->ne[0];
-    int64_t step = cols >= kChunkElements ? 1 : kChunkElements / cols;
-    if (step > rows) step = rows;
+    int64_t step = skn_chunk_rows(t->ne[0], rows, kChunkElements, skn_format_rows_per_block(t->format));
     skn_format_props fp;
     memset(&fp, 0, sizeof fp);
     fp.struct_size = sizeof fp;

@@ -178,6 +178,29 @@ static int tensor_facts(const skn_gguf* g, int64_t i, skn_gguf_tensor_props* t, 
     return 0;
 }
 
+/* One line per row-interleaved format among the file's tensors, in order of
+ * first use: its canonical format and block rows (a tensor's rows are
+ * stored in groups of that many). Returns how many were printed. */
+static int interleaved_notes(const skn_gguf* g, const char* before, const char* after) {
+    skn_format seen[64];
+    int n = 0;
+    for (int64_t i = 0; i < skn_gguf_tensor_count(g) && n < 64; ++i) {
+        skn_gguf_tensor_props t;
+        double elements;
+        if (tensor_facts(g, i, &t, &elements) != 0 || !t.supported) continue;
+        const int64_t rows = skn_format_rows_per_block(t.format);
+        int known = rows == 1;
+        for (int k = 0; k < n && !known; ++k) known = seen[k] == t.format;
+        if (known) continue;
+        seen[n++] = t.format;
+        const char* canonical = skn_tool_format_name(skn_format_canonical(t.format));
+        printf("%s%s is %s row-interleaved: one block holds %" PRId64 " rows, so rows are stored in groups of %" PRId64
+               "%s\n",
+               before, t.type_name, canonical, rows, rows, after);
+    }
+    return n;
+}
+
 static int inspect(const skn_gguf* g, const char* label, int no_tensors) {
     const int64_t nkv = skn_gguf_kv_count(g);
     const int64_t nt = skn_gguf_tensor_count(g);
@@ -226,6 +249,7 @@ static int inspect(const skn_gguf* g, const char* label, int no_tensors) {
         total += t.size;
     }
     printf("  %-28s %-10s %-22s %-22s %12" PRIu64 "\n", "total", "", "", "", total);
+    interleaved_notes(g, "  (", ")");
     if (skn_gguf_unsupported_count(g) > 0)
         printf("  (* a type skn does not implement, with its GGUF type id: listed, not decodable)\n");
     if (i2s_unknown > 0)
@@ -356,7 +380,14 @@ static int inspect_json(const skn_gguf* g, const char* label, int no_tensors) {
             printf("%.3f", (double)t.size * 8.0 / elements);
         else
             printf("null");
-        printf(", \"name_too_long\": %s}", t.name_len > kMaxGgmlName ? "true" : "false");
+        printf(", \"name_too_long\": %s, \"block_rows\": ", t.name_len > kMaxGgmlName ? "true" : "false");
+        if (t.supported) printf("%" PRId64, skn_format_rows_per_block(t.format)); else printf("null");
+        printf(", \"interleaves\": ");
+        if (t.supported && skn_format_rows_per_block(t.format) > 1)
+            printf("\"%s\"", skn_tool_format_name(skn_format_canonical(t.format)));
+        else
+            printf("null");
+        printf("}");
         total += t.size;
     }
     printf("%s],\n \"total_bytes\": %" PRIu64 ", \"unsupported_count\": %" PRId64 "}\n", nt ? "\n " : "", total,
@@ -438,6 +469,7 @@ static int inspect_markdown(const skn_gguf* g, const char* label, int no_tensors
         total += t.size;
     }
     printf("\nTotal tensor bytes: %" PRIu64 ".\n", total);
+    interleaved_notes(g, "\n", ".");
     return 0;
 }
 

@@ -168,6 +168,24 @@ int skn_quant_resolve_type(skn_quant_options* o) {
     return 0;
 }
 
+/* --canonical writes canonical formats only: with --repack, or naming a
+ * row-interleaved format as a type, it contradicts itself. */
+static int check_encoding_options(const skn_quant_options* o) {
+    if (o->repack && o->canonical)
+        return USAGE_ERROR("--repack writes row-interleaved formats and --canonical undoes them: give one");
+    if (!o->canonical) return 0;
+    const char* named = NULL;
+    if (!o->copy_only && skn_format_rows_per_block(o->base) > 1) named = o->type_arg;
+    if (o->has_output_type && skn_format_rows_per_block(o->output_type) > 1) named = "--output-tensor-type";
+    if (o->has_token_type && skn_format_rows_per_block(o->token_type) > 1) named = "--token-embedding-type";
+    for (int i = 0; i < o->n_overrides && named == NULL; ++i)
+        if (skn_format_rows_per_block(o->overrides[i].format) > 1) named = o->overrides[i].text;
+    if (named != NULL)
+        return USAGE_ERROR("--canonical writes canonical formats only, and %s names a row-interleaved one: drop one "
+                           "of the two", named);
+    return 0;
+}
+
 /* Whether `arg` reads as a TYPE (for telling IN TYPE from IN OUT TYPE). */
 static int is_type(const char* arg) {
     const char* canonical = NULL;
@@ -207,6 +225,10 @@ int skn_quant_parse_args(int argc, char** argv, skn_quant_options* o) {
             o->force_overwrite = 1;
         } else if (strcmp(a, "--leave-output-tensor") == 0) {
             o->leave_output = 1;
+        } else if (strcmp(a, "--repack") == 0) {
+            o->repack = 1;
+        } else if (strcmp(a, "--canonical") == 0) {
+            o->canonical = 1;
         } else if (a[0] == '-' && a[1] != 0 && v == NULL &&
                    (strcmp(a, "--threads") == 0 || strcmp(a, "--tensor-type") == 0 ||
                     strcmp(a, "--tensor-type-file") == 0 || strcmp(a, "--imatrix") == 0 ||
@@ -261,6 +283,7 @@ int skn_quant_parse_args(int argc, char** argv, skn_quant_options* o) {
             return USAGE_ERROR("NTHREADS needs a count from 1 to 256, not \"%s\"", threads_arg);
     }
     if ((rc = skn_quant_resolve_type(o)) != 0) return rc;
+    if ((rc = check_encoding_options(o)) != 0) return rc;
     if (o->out_path == NULL && !o->dry_run) default_out(o);
     return 0;
 }

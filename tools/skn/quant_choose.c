@@ -27,6 +27,10 @@ static const struct {
     {SKN_FORMAT_IQ4_NL, 25}, {SKN_FORMAT_IQ4_XS, 30}, {SKN_FORMAT_BF16, 32}, {SKN_FORMAT_TQ1_0, 36},
     {SKN_FORMAT_TQ2_0, 37},  {SKN_FORMAT_MXFP4, 38}, {SKN_FORMAT_NVFP4, 39},
     {SKN_FORMAT_IQ3_XXS, 23}, {SKN_FORMAT_IQ3_S, 26}, {SKN_FORMAT_Q1_0, 40}, {SKN_FORMAT_Q2_0, 41},
+    /* The row-interleaved formats: ik_llama.cpp's llama_ftype numbers
+     * (include/llama.h at 8337e4cd; only ik_llama.cpp loads such files). */
+    {SKN_FORMAT_Q4_0_R8, 202}, {SKN_FORMAT_Q8_0_R8, 207}, {SKN_FORMAT_Q4_K_R4, 214}, {SKN_FORMAT_Q6_K_R4, 218},
+    {SKN_FORMAT_IQ4_NL_R4, 225}, {SKN_FORMAT_IQ4_XS_R8, 230}, {SKN_FORMAT_BF16_R16, 232}, {SKN_FORMAT_MXFP4_R8, 351},
 };
 
 static int file_type_of(skn_format f, uint32_t* out) {
@@ -38,10 +42,16 @@ static int file_type_of(skn_format f, uint32_t* out) {
     return 0;
 }
 
+/* The GGUF type id row r is written with. */
+static int32_t written_type_id(const skn_quant_row* r) {
+    if (r->kept != NULL) return r->in.type_id;
+    return r->out_format == SKN_FORMAT_I2_S_G64 ? SKN_FORMAT_I2_S : (int32_t)r->out_format;
+}
+
 /* The llama_ftype llama.cpp's model loader guesses from the most common
- * tensor type (llama_model_loader: the first type, in its tensor order, to
- * reach the highest count), marked LLAMA_FTYPE_GUESSED (1024); a type it
- * has no file type for counts as ALL_F32 (0). */
+ * tensor type of the file written (llama_model_loader: the first type, in
+ * its tensor order, to reach the highest count), marked LLAMA_FTYPE_GUESSED
+ * (1024); a type it has no file type for counts as ALL_F32 (0). */
 static uint32_t guessed_file_type(const skn_quant_row* plan, const int64_t* order, int64_t nt) {
     static const struct {
         int32_t type_id;
@@ -49,20 +59,63 @@ static uint32_t guessed_file_type(const skn_quant_row* plan, const int64_t* orde
     } guess[] = {{0, 0},   {1, 1},   {30, 32}, {2, 2},   {3, 3},   {6, 8},   {7, 9},   {8, 7},
                  {10, 10}, {11, 12}, {12, 15}, {13, 17}, {14, 18}, {34, 36}, {35, 37}, {16, 19},
                  {17, 20}, {22, 28}, {18, 23}, {19, 24}, {29, 31}, {20, 25}, {23, 30}, {21, 26},
-                 {40, 39}, {41, 40}, {42, 41}};
-    int64_t counts[64] = {0}, best = 0;
+                 {40, 39}, {41, 40}, {42, 41},
+                 /* ik_llama.cpp's loader, for its interleaved types */
+                 {202, 202}, {208, 207}, {212, 214}, {214, 218}, {220, 225}, {223, 230}, {230, 232}};
+    enum { kMaxTypes = 128 };
+    int32_t types[kMaxTypes];
+    int64_t counts[kMaxTypes], best = 0;
+    int ntypes = 0;
     int32_t best_type = -1;
     for (int64_t k = 0; k < nt; ++k) {
-        const int32_t t = plan[order[k]].in.type_id;
-        if (t < 0 || t >= 64) continue;
-        if (++counts[t] > best) {
-            best = counts[t];
+        const int32_t t = written_type_id(&plan[order[k]]);
+        int i = 0;
+        while (i < ntypes && types[i] != t) ++i;
+        if (i == ntypes) {
+            if (ntypes == kMaxTypes) continue;
+            types[ntypes] = t;
+            counts[ntypes++] = 0;
+        }
+        if (++counts[i] > best) {
+            best = counts[i];
             best_type = t;
         }
     }
     for (size_t i = 0; i < sizeof guess / sizeof guess[0]; ++i)
         if (guess[i].type_id == best_type) return guess[i].ftype | 1024u;
     return 1024u;
+}
+
+/* The format whose tensors make most of a file of type `file_type`: a plain
+ * format's number, or a preset's base format. SKN_FORMAT_INVALID if none. */
+static skn_format file_type_base(uint32_t file_type) {
+    for (size_t i = 0; i < sizeof k_file_types / sizeof k_file_types[0]; ++i)
+        if (k_file_types[i].file_type == file_type) return k_file_types[i].format;
+    for (int i = 0; skn_preset_at(i) != NULL; ++i) {
+        skn_format f;
+        if (skn_preset_at(i)->file_type == file_type && skn_format_from_name(skn_preset_at(i)->base, &f) == SKN_OK)
+            return f;
+    }
+    return SKN_FORMAT_INVALID;
+}
+
+/* --repack or --canonical of a file of type `file_type` that it changed
+ * (--repack: a tensor is written interleaved; --canonical: one was
+ * converted): the file type of the base format's twin, as ik_llama.cpp's
+ * --repack renames it (Q4_K_M, 15, becomes Q4_K_R4, 214); unchanged when
+ * the base format has no twin with a file type. */
+static uint32_t re_encoded_file_type(const skn_quant_options* o, const skn_quant_row* plan, const int64_t* order,
+                                     int64_t nt, uint32_t file_type) {
+    int moved = 0;
+    for (int64_t k = 0; k < nt; ++k) {
+        const skn_quant_row* r = &plan[order[k]];
+        moved |= o->repack ? r->kept == NULL && skn_format_rows_per_block(r->out_format) > 1 : r->repack;
+    }
+    const skn_format base = file_type_base(file_type);
+    if (!moved || base == SKN_FORMAT_INVALID) return file_type;
+    const skn_format to = o->repack ? skn_format_interleaved_twin(base) : skn_format_canonical(base);
+    uint32_t out = file_type;
+    return to != SKN_FORMAT_INVALID && to != base && file_type_of(to, &out) ? out : file_type;
 }
 
 int skn_quant_file_type(const skn_quant_options* o, const skn_gguf* g, const skn_quant_row* plan,
@@ -73,16 +126,18 @@ int skn_quant_file_type(const skn_quant_options* o, const skn_gguf* g, const skn
         int64_t k = -1;
         uint32_t v = 0;
         if (skn_gguf_find_key(g, "general.file_type", &k) == SKN_OK && k >= 0 && skn_gguf_get_u32(g, k, &v) == SKN_OK)
-            *file_type = v;
+            *file_type = re_encoded_file_type(o, plan, order, nt, v);
         else
             *file_type = guessed_file_type(plan, order, nt);
         return 1;
     }
     if (o->preset != NULL) {
         *file_type = o->preset->file_type;
-        return 1;
+    } else if (!file_type_of(o->base, file_type)) {
+        return 0;
     }
-    return file_type_of(o->base, file_type);
+    if (o->repack || o->canonical) *file_type = re_encoded_file_type(o, plan, order, nt, *file_type);
+    return 1;
 }
 
 static int64_t block_elems(skn_format f) {
@@ -127,7 +182,8 @@ static int matching_override(const skn_quant_options* o, const char* name) {
 static int fall_back(skn_quant_row* r, skn_format* f) {
     const int64_t ne0 = r->in.ne[0];
     if (ne0 % block_elems(*f) == 0) return 0;
-    const char* next = skn_rules_fallback(skn_quant_format_name(*f));
+    /* A row-interleaved format falls back as its canonical format does. */
+    const char* next = skn_rules_fallback(skn_quant_format_name(skn_format_canonical(*f)));
     size_t at = strlen(r->rule);
     skn_format g = *f;
     if (next == NULL && block_elems(*f) > 32) {
@@ -145,7 +201,106 @@ static int fall_back(skn_quant_row* r, skn_format* f) {
     return 0;
 }
 
-int skn_quant_choose(const skn_quant_options* o, const skn_model_facts* m, skn_rule_state* st, skn_quant_row* r) {
+/* The rows one group of a row-interleaved format spans must divide the
+ * tensor's rows (ne[1]; each expert's of a 3-D stack). A format whose
+ * groups do not fit falls back to its canonical format, noted in the rule;
+ * a forced type (--output-tensor-type, --token-embedding-type) is refused
+ * instead, as a forced type whose block does not fit the row is. Returns 0,
+ * or 1 for a refusal (message printed). */
+static int fit_rows(skn_quant_row* r, skn_format* f, int forced) {
+    const int64_t groups = skn_format_rows_per_block(*f), rows = r->in.rank >= 2 ? r->in.ne[1] : 1;
+    if (rows % groups == 0) return 0;
+    const skn_format canonical = skn_format_canonical(*f);
+    if (forced) {
+        fprintf(stderr,
+                "skn quantize: %s: tensor \"%s\" has %" PRId64 " rows (ne[1]), not a multiple of the %" PRId64
+                " rows %s interleaves per block: choose another type (%s takes any number of rows)\n",
+                r->rule, r->in.name, rows, groups, skn_quant_format_name(*f), skn_quant_format_name(canonical));
+        return 1;
+    }
+    const size_t at = strlen(r->rule);
+    snprintf(r->rule + at, sizeof r->rule - at, "; %" PRId64 " rows not a multiple of %s's %" PRId64 " -> %s", rows,
+             skn_quant_format_name(*f), groups, skn_quant_format_name(canonical));
+    *f = canonical;
+    return 0;
+}
+
+/* Row r's output in `f`, decided after the rules: copied when it is already
+ * in `f`, converted without decoding when `f` is its stored format's twin,
+ * else quantized (refused for an already quantized tensor unless
+ * --allow-requantize). Returns 0, 1 for a refusal (message printed), -1 for
+ * an internal failure. */
+static int settle(const skn_quant_options* o, skn_quant_row* r, skn_format f) {
+    skn_format_props ip;
+    memset(&ip, 0, sizeof ip);
+    ip.struct_size = sizeof ip;
+    r->out_format = r->in.format;
+    r->out_bytes = r->in.size;
+    r->repack = 0;
+    if (r->in.format == f) {
+        r->kept = "already in the type: copied";
+    } else if (skn_formats_are_twins(r->in.format, f)) {
+        r->out_format = f; /* the same bytes, moved */
+        r->repack = 1;
+        r->needs_imatrix = 0;
+    } else if (skn_format_info(r->in.format, &ip) == SKN_OK && ip.is_block_quantized && !o->allow_requantize) {
+        fprintf(stderr,
+                "skn quantize: tensor \"%s\" is already %s: quantizing it again compounds the error of both "
+                "quantizations; pass --allow-requantize to do it anyway\n",
+                r->in.name, r->in.type_name);
+        r->kept = "refused: already quantized";
+        return 1;
+    } else {
+        size_t bytes = 0;
+        if (skn_quantized_size(f, skn_tensor_rows(&r->in), r->in.ne[0], &bytes) != SKN_OK) return -1;
+        r->out_format = f;
+        r->out_bytes = bytes;
+    }
+    return 0;
+}
+
+/* --repack and --canonical, after the rules chose row r's format (or kept
+ * it): the row-interleaved twin of that format where the tensor's rows are
+ * whole groups, or the canonical format of an interleaved one. Token
+ * embeddings are not repacked: an engine reads them a row at a time, and
+ * ik_llama.cpp's --repack leaves them too. Lossless either way, so a tensor
+ * kept as stored is converted as well. Returns as settle(). */
+static int apply_encoding(const skn_quant_options* o, skn_quant_row* r) {
+    if (!(o->repack || o->canonical) || !r->in.supported || r->in.rank < 2) return 0;
+    const skn_format current = r->kept != NULL ? r->in.format : r->out_format;
+    skn_format target = o->canonical ? skn_format_canonical(current) : skn_format_interleaved_twin(current);
+    if (target == current || target == SKN_FORMAT_INVALID) return 0;
+    const int kept = r->kept != NULL;
+    char note[160];
+    if (o->repack && skn_rules_is_token_embd(r->in.name)) {
+        snprintf(note, sizeof note, "--repack: token embeddings stay %s (read by row)", skn_quant_format_name(current));
+        target = current;
+    } else {
+        const int64_t groups = skn_format_rows_per_block(target), rows = r->in.rank >= 2 ? r->in.ne[1] : 1;
+        if (rows % groups != 0) {
+            snprintf(note, sizeof note, "--repack: %" PRId64 " rows not a multiple of %s's %" PRId64 ", stays %s",
+                     rows, skn_quant_format_name(target), groups, skn_quant_format_name(current));
+            target = current;
+        } else {
+            snprintf(note, sizeof note, "%s: %s", o->repack ? "--repack" : "--canonical", skn_quant_format_name(target));
+        }
+    }
+    const size_t at = strlen(r->rule);
+    if (kept && strcmp(r->rule, "-") == 0) {
+        if (target != current) snprintf(r->rule, sizeof r->rule, "%s; %s", r->kept, note);
+        else snprintf(r->rule, sizeof r->rule, "%s", note);
+    } else {
+        snprintf(r->rule + at, sizeof r->rule - at, "; %s", note);
+    }
+    if (target == current) return 0;
+    r->kept = NULL;
+    const int rc = settle(o, r, target);
+    if (rc == 0 && kept && !r->repack) return -1; /* a kept tensor only moves to its twin: cannot happen */
+    return rc;
+}
+
+/* Row r's format by llama.cpp's rules and the options that force one. */
+static int choose_format(const skn_quant_options* o, const skn_model_facts* m, skn_rule_state* st, skn_quant_row* r) {
     const char* why = NULL;
     r->out_format = r->in.format;
     r->out_bytes = r->in.size;
@@ -227,32 +382,23 @@ int skn_quant_choose(const skn_quant_options* o, const skn_model_facts* m, skn_r
                 r->rule, name, ne0, skn_quant_format_name(f), block_elems(f));
         return 1;
     }
-    r->needs_imatrix = skn_rules_requires_imatrix(o->preset, name, skn_quant_format_name(f));
-    skn_format_props ip;
-    memset(&ip, 0, sizeof ip);
-    ip.struct_size = sizeof ip;
+    if (fit_rows(r, &f, forced) != 0) return 1;
+    /* The imatrix rules name canonical formats. */
+    r->needs_imatrix = skn_rules_requires_imatrix(o->preset, name, skn_quant_format_name(skn_format_canonical(f)));
     if (!r->in.supported) {
         r->kept = "a type skn does not decode: kept";
-    } else if (r->in.format == f) {
-        r->kept = "already in the type: copied";
-    } else if (skn_format_info(r->in.format, &ip) == SKN_OK && ip.is_block_quantized && !o->allow_requantize) {
-        fprintf(stderr,
-                "skn quantize: tensor \"%s\" is already %s: quantizing it again compounds the error of both "
-                "quantizations; pass --allow-requantize to do it anyway\n",
-                name, r->in.type_name);
-        r->kept = "refused: already quantized";
-        return 1;
-    } else {
-        size_t bytes = 0;
-        if (skn_quantized_size(f, skn_tensor_rows(&r->in), ne0, &bytes) != SKN_OK) return -1;
-        r->out_format = f;
-        r->out_bytes = bytes;
+        return 0;
     }
-    return 0;
+    return settle(o, r, f);
+}
+
+int skn_quant_choose(const skn_quant_options* o, const skn_model_facts* m, skn_rule_state* st, skn_quant_row* r) {
+    const int rc = choose_format(o, m, st, r);
+    return rc != 0 ? rc : apply_encoding(o, r);
 }
 
 int skn_quant_attach_importance(const skn_imatrix* im, const char* path, skn_quant_row* r) {
-    if (r->kept != NULL) return 0;
+    if (r->kept != NULL || r->repack) return 0;
     skn_format_props fp;
     memset(&fp, 0, sizeof fp);
     fp.struct_size = sizeof fp;

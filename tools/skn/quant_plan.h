@@ -27,6 +27,7 @@ typedef struct {
     skn_format out_format;
     uint64_t out_bytes;
     const char* kept;   /* why it is copied as stored, or NULL when converted */
+    int repack;         /* converted without decoding: in and out are a canonical format and its interleaved twin */
     char rule[256];     /* what chose out_format */
     int needs_imatrix;
     const float* importance; /* --imatrix's values for this tensor (matrix after matrix), or NULL */
@@ -44,6 +45,8 @@ typedef struct {
     int copy_only;            /* TYPE COPY: every tensor as stored */
     int pure, dry_run, allow_requantize, json, threads, force_overwrite, leave_output;
     int has_output_type, has_token_type; /* --output-tensor-type, --token-embedding-type */
+    int repack;               /* --repack: each tensor in its format's row-interleaved twin where its rows allow */
+    int canonical;            /* --canonical: each row-interleaved tensor in its canonical format */
     skn_format output_type, token_type;
     const char* imatrix_path; /* --imatrix FILE, or NULL */
     skn_override* overrides;  /* --tensor-type and --tensor-type-file, in order */

@@ -6,12 +6,7 @@
 #include "quant_plan.h"
 #include "tensor_util.h"
 
-const char* skn_quant_format_name(skn_format f) {
-    skn_format_props p;
-    memset(&p, 0, sizeof p);
-    p.struct_size = sizeof p;
-    return skn_format_info(f, &p) == SKN_OK ? p.name : "?";
-}
+const char* skn_quant_format_name(skn_format f) { return skn_tool_format_name(f); }
 
 void skn_quant_print_plan(const skn_quant_options* o, const skn_model_facts* m, const skn_quant_row* plan, const int64_t* order,
                        int64_t nt, int has_file_type, uint32_t file_type, uint64_t in_total, uint64_t out_total,
@@ -20,6 +15,7 @@ void skn_quant_print_plan(const skn_quant_options* o, const skn_model_facts* m, 
     if (o->copy_only) printf(" (every tensor as stored");
     else if (o->preset != NULL) printf(" (preset%s, base type %s", o->pure ? " with --pure" : "", o->base_name);
     else printf(" (one format, %s", o->base_name);
+    if (o->repack || o->canonical) printf(", %s", o->repack ? "--repack" : "--canonical");
     if (has_file_type)
         printf(", general.file_type %u)\n", file_type);
     else
@@ -63,7 +59,8 @@ void skn_quant_print_json(const skn_quant_options* o, const skn_model_facts* m, 
     if (o->out_path) json_str(o->out_path); else printf("null");
     printf(", \"type\": ");
     json_str(o->type_arg);
-    printf(", \"preset\": %s, \"pure\": %s, \"base_type\": ", o->preset ? "true" : "false", o->pure ? "true" : "false");
+    printf(", \"preset\": %s, \"pure\": %s, \"repack\": %s, \"canonical\": %s, \"base_type\": ", o->preset ? "true" : "false",
+           o->pure ? "true" : "false", o->repack ? "true" : "false", o->canonical ? "true" : "false");
     json_str(o->base_name);
     printf(", \"file_type\": ");
     if (has_file_type) printf("%u", file_type); else printf("null");
@@ -83,10 +80,11 @@ void skn_quant_print_json(const skn_quant_options* o, const skn_model_facts* m, 
     printf(", \"n_layer\": %" PRId64 ", \"n_layer_from_key\": %s, \"n_expert\": %" PRId64 ", \"n_head\": %" PRId64
            ", \"n_head_kv\": %" PRId64 ", \"n_gqa\": %" PRId64 "},\n \"tensors\": [\n",
            m->n_layer, m->n_layer_guessed ? "false" : "true", m->n_expert, m->n_head, m->n_head_kv, skn_model_gqa(m));
-    int64_t converted = 0;
+    int64_t quantized = 0, repacked = 0;
     for (int64_t k = 0; k < nt; ++k) {
         const skn_quant_row* r = &plan[order[k]];
-        converted += r->kept == NULL;
+        quantized += r->kept == NULL && !r->repack;
+        repacked += r->repack;
         printf("  {\"name\": ");
         json_str(r->in.name);
         printf(", \"shape\": [");
@@ -95,7 +93,7 @@ void skn_quant_print_json(const skn_quant_options* o, const skn_model_facts* m, 
         json_str(r->in.type_name);
         printf(", \"to\": ");
         json_str(r->kept ? r->in.type_name : skn_quant_format_name(r->out_format));
-        printf(", \"action\": \"%s\", \"rule\": ", r->kept ? "copy" : "quantize");
+        printf(", \"action\": \"%s\", \"rule\": ", r->kept ? "copy" : r->repack ? "repack" : "quantize");
         json_str(r->rule);
         printf(", \"note\": ");
         if (r->kept) json_str(r->kept); else printf("null");
@@ -106,9 +104,10 @@ void skn_quant_print_json(const skn_quant_options* o, const skn_model_facts* m, 
         if (o->dry_run) printf("null"); else skn_json_float(stdout, r->seconds, 6);
         printf("}%s\n", k + 1 < nt ? "," : "");
     }
-    printf(" ],\n \"totals\": {\"tensors\": %" PRId64 ", \"quantized\": %" PRId64 ", \"copied\": %" PRId64
-           ", \"bytes_in\": %" PRIu64 ", \"bytes_out\": %" PRIu64 ", \"file_bytes\": %" PRIu64 "},\n \"elapsed_seconds\": ",
-           nt, converted, nt - converted, in_total, out_total, out_size);
+    printf(" ],\n \"totals\": {\"tensors\": %" PRId64 ", \"quantized\": %" PRId64 ", \"repacked\": %" PRId64
+           ", \"copied\": %" PRId64 ", \"bytes_in\": %" PRIu64 ", \"bytes_out\": %" PRIu64 ", \"file_bytes\": %" PRIu64
+           "},\n \"elapsed_seconds\": ",
+           nt, quantized, repacked, nt - quantized - repacked, in_total, out_total, out_size);
     skn_json_float(stdout, elapsed, 6);
     printf("}\n");
 }

@@ -20,6 +20,10 @@ typedef struct {
     skn_format out_format;
     uint64_t out_bytes;
     int copy;                        /* write the stored bytes unchanged */
+    /* Convert the stored bytes to out_format without decoding them: the two
+     * are a canonical format and its row-interleaved twin (skn_packed_convert,
+     * lossless). */
+    int repack;
     /* Importance weights (--imatrix): ne[0] floats per matrix, one matrix per
      * ne[2] slice (an expert of a 3-D weight), matrix after matrix; or NULL. */
     const float* importance;

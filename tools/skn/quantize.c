@@ -69,7 +69,7 @@ static int check_importance(const skn_quant_options* o, const skn_quant_row* pla
                             const skn_imatrix* im) {
     for (int64_t k = 0; k < nt; ++k) {
         const skn_quant_row* r = &plan[order[k]];
-        if (!r->needs_imatrix || r->kept != NULL || r->importance != NULL) continue;
+        if (!r->needs_imatrix || r->kept != NULL || r->repack || r->importance != NULL) continue;
         if (im == NULL)
             fprintf(stderr,
                     "skn quantize: %s puts tensor \"%s\" in %s, which needs an importance matrix: pass --imatrix FILE "
@@ -207,7 +207,8 @@ int skn_cmd_quantize(int argc, char** argv) {
     skn_progress_begin(&progress, nt, in_total);
     for (int64_t k = 0; k < nt; ++k) {
         skn_quant_row* r = &plan[order[k]];
-        const skn_quant_job job = {g, r->index, &r->in, r->out_format, r->out_bytes, r->kept != NULL, r->importance};
+        const skn_quant_job job = {g, r->index, &r->in, r->out_format, r->out_bytes, r->kept != NULL, r->repack,
+                                   r->importance};
         const double t = skn_now();
         if (skn_quant_stream_tensor(&job, s, o.threads, &progress, k) != 0) {
             skn_progress_end(&progress);

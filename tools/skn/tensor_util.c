@@ -72,6 +72,53 @@ int64_t skn_tensor_rows(const skn_gguf_tensor_props* t) {
     return rows;
 }
 
+const char* skn_tool_format_name(skn_format format) {
+    skn_format_props fp;
+    memset(&fp, 0, sizeof fp);
+    fp.struct_size = sizeof fp;
+    return skn_format_info(format, &fp) == SKN_OK ? fp.name : "?";
+}
+
+int64_t skn_format_rows_per_block(skn_format format) {
+    skn_format_props fp;
+    memset(&fp, 0, sizeof fp);
+    fp.struct_size = sizeof fp;
+    return skn_format_info(format, &fp) == SKN_OK && fp.block_rows > 1 ? fp.block_rows : 1;
+}
+
+skn_format skn_format_canonical(skn_format format) {
+    skn_format_props fp;
+    memset(&fp, 0, sizeof fp);
+    fp.struct_size = sizeof fp;
+    return skn_format_info(format, &fp) == SKN_OK ? fp.interleaves : format;
+}
+
+skn_format skn_format_interleaved_twin(skn_format format) {
+    for (int32_t i = 0; i < skn_format_count(); ++i) {
+        const skn_format f = (skn_format)skn_format_at(i);
+        if (f != format && skn_format_canonical(f) == format) return f;
+    }
+    return SKN_FORMAT_INVALID;
+}
+
+int skn_formats_are_twins(skn_format a, skn_format b) {
+    return a != b && (skn_format_canonical(a) == b || skn_format_canonical(b) == a);
+}
+
+int64_t skn_chunk_rows(int64_t cols, int64_t rows, int64_t max_elements, int64_t unit) {
+    int64_t step = cols >= max_elements ? 1 : max_elements / cols;
+    if (unit > 1) step = step < unit ? unit : step / unit * unit;
+    return step > rows ? rows : step;
+}
+
+/* Rows [row0, row0 + nrows) of a tensor without a trailer, nrows and row0
+ * whole groups of its block rows: one contiguous byte range. */
+static skn_status decode_range(skn_format format, const unsigned char* data, size_t row_bytes, int64_t cols,
+                               int64_t row0, int64_t nrows, float* dst) {
+    return skn_dequantize(format, data + (size_t)row0 * row_bytes, (size_t)nrows * row_bytes, nrows, cols, dst,
+                          (size_t)(nrows * cols));
+}
+
 skn_status skn_tensor_decode_rows(const skn_gguf* g, int64_t index, const skn_gguf_tensor_props* t, int64_t row0,
                                   int64_t nrows, float* dst) {
     const void* data = NULL;
@@ -85,8 +132,31 @@ skn_status skn_tensor_decode_rows(const skn_gguf* g, int64_t index, const skn_gg
     const int64_t cols = t->ne[0], rows = skn_tensor_rows(t);
     if (fp.tensor_trailer_bytes == 0) {
         const size_t row_bytes = (size_t)(cols / fp.block_elems) * (size_t)fp.block_bytes;
-        return skn_dequantize(t->format, (const unsigned char*)data + (size_t)row0 * row_bytes,
-                              (size_t)nrows * row_bytes, nrows, cols, dst, (size_t)(nrows * cols));
+        const int64_t unit = fp.block_rows > 1 ? fp.block_rows : 1;
+        if (unit == 1) return decode_range(t->format, data, row_bytes, cols, row0, nrows, dst);
+        /* A row-interleaved tensor: whole groups straight into dst, a group
+         * cut by the range's start or end through one group of scratch. */
+        float* group = NULL;
+        for (int64_t at = row0, end = row0 + nrows; at < end && st == SKN_OK;) {
+            const int64_t first = at / unit * unit;
+            if (at == first && end - at >= unit) {
+                const int64_t n = (end - at) / unit * unit;
+                st = decode_range(t->format, data, row_bytes, cols, at, n, dst + (at - row0) * cols);
+                at += n;
+                continue;
+            }
+            if (group == NULL && (group = malloc((size_t)(unit * cols) * sizeof(float))) == NULL) {
+                st = SKN_E_OUT_OF_MEMORY;
+                break;
+            }
+            const int64_t stop = first + unit < end ? first + unit : end;
+            st = decode_range(t->format, data, row_bytes, cols, first, unit, group);
+            if (st == SKN_OK)
+                memcpy(dst + (at - row0) * cols, group + (at - first) * cols, (size_t)((stop - at) * cols) * sizeof(float));
+            at = stop;
+        }
+        free(group);
+        return st;
     }
     /* The trailer (one scale for the whole tensor) sits after every row. */
     float* all = malloc((size_t)(rows * cols) * sizeof(float));

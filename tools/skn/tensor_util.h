@@ -27,10 +27,41 @@ void skn_json_float(FILE* out, double v, int digits);
  * product of the other dimensions. */
 int64_t skn_tensor_rows(const skn_gguf_tensor_props* t);
 
+/* The name of a format ("Q4_K"), or "?" for one libskn does not know. */
+const char* skn_tool_format_name(skn_format format);
+
+/* Rows one block of `format` spans: R for a row-interleaved format
+ * (skn_format_props.block_rows: Q4_0_R8 8), 1 for every other and for a
+ * format skn does not know. A row-interleaved tensor's bytes are contiguous
+ * per group of R rows, not per row: slice it in whole groups. */
+int64_t skn_format_rows_per_block(skn_format format);
+
+/* The canonical format a row-interleaved format re-encodes
+ * (skn_format_props.interleaves: Q4_0 for Q4_0_R8); `format` itself for
+ * every other. */
+skn_format skn_format_canonical(skn_format format);
+
+/* The row-interleaved format that re-encodes canonical `format` (Q4_0_R8 for
+ * Q4_0), found among the formats libskn lists; SKN_FORMAT_INVALID when it
+ * has none (or `format` is itself interleaved). */
+skn_format skn_format_interleaved_twin(skn_format format);
+
+/* Whether `a` and `b` are a canonical format and its row-interleaved twin,
+ * in either order: the one conversion that moves bytes without decoding. */
+int skn_formats_are_twins(skn_format a, skn_format b);
+
+/* How many rows to handle at a time: about `max_elements` values of rows of
+ * `cols`, at least one, rounded down to a multiple of `unit` (the rows one
+ * block spans: a chunk must hold whole groups) but never below it, at most
+ * `rows`. */
+int64_t skn_chunk_rows(int64_t cols, int64_t rows, int64_t max_elements, int64_t unit);
+
 /* Decode rows [row0, row0 + nrows) of tensor `index` into dst (nrows *
- * ne[0] floats). Formats with a per-tensor trailer (I2_S) are decoded whole
- * and the rows copied out. Returns SKN_OK or the status of the failing
- * call (skn_last_error() has the message). */
+ * ne[0] floats), any rows: a row-interleaved tensor is decoded in whole
+ * groups of its block_rows rows (a partial group at either end through a
+ * group-sized scratch buffer). Formats with a per-tensor trailer (I2_S) are
+ * decoded whole and the rows copied out. Returns SKN_OK or the status of
+ * the failing call (skn_last_error() has the message). */
 skn_status skn_tensor_decode_rows(const skn_gguf* g, int64_t index, const skn_gguf_tensor_props* t, int64_t row0,
                                   int64_t nrows, float* dst);
 

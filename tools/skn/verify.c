@@ -46,8 +46,9 @@ static void check_values(const skn_gguf* g, int64_t index, const skn_gguf_tensor
     memset(&fp, 0, sizeof fp);
     fp.struct_size = sizeof fp;
     if (skn_format_info(t->format, &fp) != SKN_OK) return;
-    int64_t step = cols >= kChunkElements ? 1 : kChunkElements / cols;
-    if (fp.tensor_trailer_bytes > 0 || step > rows) step = rows;
+    /* Whole groups of a row-interleaved format's rows at a time. */
+    int64_t step = skn_chunk_rows(cols, rows, kChunkElements, skn_format_rows_per_block(t->format));
+    if (fp.tensor_trailer_bytes > 0) step = rows;
     float* buf = malloc((size_t)(step * cols) * sizeof(float));
     if (buf == NULL) {
         r->ok = 0;
