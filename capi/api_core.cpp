@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Errors, version, CPU features and logging.
 #include "capi/guard.hpp"
+
+#include <fmt/format.h>
+#include <string>
 #include "dispatch/kernel.hpp"
 #include "runtime/cpu.hpp"
 #include "runtime/log.hpp"
@@ -31,6 +34,14 @@ SKN_API const char* skn_version_string(void) {
 SKN_API skn_isa skn_cpu_isa(void) { return skn_core::detected_isa(); }
 
 SKN_API const char* skn_cpu_features(void) { return skn_core::cpu_features_text(); }
+
+SKN_API const char* skn_cpu_id(void) {
+    static const std::string id = [] {
+        const skn_core::CpuFeatures& f = skn_core::cpu_features();
+        return fmt::format("{} 0x{:x} 0x{:x}", f.vendor.empty() ? "unknown" : f.vendor, f.family, f.model);
+    }();
+    return id.c_str();
+}
 
 SKN_API const char* skn_isa_name(skn_isa isa) {
     // Validate the caller's integer before it becomes an enum (see raw_enum).

@@ -182,11 +182,66 @@ SKN_API skn_status skn_prepack_for_matmul(skn_context* ctx, const skn_view* w, s
         const skn_core::View one =
             l.rank == 3 ? skn_core::with_layout(w->view, skn_core::select(l, 0, 0)) : w->view;
         skn_core::View packed;
+        const skn_core::Encoding to = skn_core::preferred_encoding(c, one);
         if (l.packed() &&
-            skn_core::prepack(w->view, skn_core::preferred_order(c, one), scope ? &scope->scope : nullptr, c.trace(), &packed))
+            skn_core::convert(w->view, *to.format, to.order, scope ? &scope->scope : nullptr, c.trace(), &packed))
             *out = new_view_handle(packed);
         else
             *out = skn_view_retain(const_cast<skn_view*>(w));
+    });
+}
+
+SKN_API const char* skn_kernel_variant(int32_t index) {
+    const auto& k = skn_core::default_registry().kernels();
+    if (index < 0 || size_t(index) >= k.size()) return nullptr;
+    return k[size_t(index)].variant.c_str();
+}
+
+SKN_API int32_t skn_tuning_count(const skn_context* ctx) {
+    return ctx == nullptr ? 0 : static_cast<int32_t>(ctx->ctx.tuning().rows().size());
+}
+
+SKN_API skn_status skn_tuning_row_at(const skn_context* ctx, int32_t index, skn_tuning_row* row) {
+    return guarded([&] {
+        require_non_null(ctx, "ctx");
+        require_non_null(row, "row");
+        if (row->struct_size < offsetof(skn_tuning_row, source) + sizeof(const char*))
+            skn_core::fail(SKN_E_INVALID_ARGUMENT, "row->struct_size is {}: set it to sizeof(skn_tuning_row) ({})",
+                           row->struct_size, sizeof(skn_tuning_row));
+        const auto& rows = ctx->ctx.tuning().rows();
+        if (index < 0 || size_t(index) >= rows.size())
+            skn_core::fail(SKN_E_INVALID_ARGUMENT, "tuning row {} is out of range (0..{})", index,
+                           int64_t(rows.size()) - 1);
+        const skn_core::TuningRow& r = rows[size_t(index)];
+        row->choice = skn_core::tuning_choice_name(r.choice);
+        row->cores = ctx->ctx.tuning().cores_text(size_t(index));
+        row->tier = r.tier;
+        row->subject = r.subject.c_str();
+        row->value = r.value.c_str();
+        row->evidence = r.evidence.c_str();
+        row->source = r.source.c_str();
+    });
+}
+
+SKN_API const char* skn_tuning_file(const char** why) {
+    const skn_core::Tuning& t = skn_core::Tuning::process();
+    if (why != nullptr) *why = t.file_note().c_str();
+    return t.file().c_str();
+}
+
+SKN_API const char* skn_tuning_file_path(void) {
+    static const std::string path = skn_core::tuning_file_path();
+    return path.c_str();
+}
+
+SKN_API skn_status skn_context_set_tuning(skn_context* ctx, const char* choice, const char* subject,
+                                          const char* value) {
+    return guarded([&] {
+        skn_core::Context& c = context_of(ctx);
+        require_non_null(choice, "choice");
+        require_non_null(subject, "subject");
+        require_non_null(value, "value");
+        c.set_tuning(choice, subject, value);
     });
 }
 

@@ -351,6 +351,13 @@ SKN_API skn_isa skn_cpu_isa(void);
  * The string is static (never freed). Never fails. */
 SKN_API const char* skn_cpu_features(void);
 
+/* Which core this is, as the tuning table and a tuning file key it:
+ * "VENDOR FAMILY MODEL", e.g. "AuthenticAMD 0x1a 0x02" (x86: the CPUID
+ * vendor, display family and model; aarch64: "arm:0xIMPLEMENTER 0x0 0xPART"
+ * from /proc/cpuinfo; "unknown 0x0 0x0" where it cannot be read). Static;
+ * never fails. */
+SKN_API const char* skn_cpu_id(void);
+
 /* The lower-case name of a tier ("avx512vnni", "neoni8mm", "sve2"), or
  * "unknown". The names are the ones SKN_ISA accepts. */
 SKN_API const char* skn_isa_name(skn_isa isa);
@@ -1579,10 +1586,62 @@ SKN_API skn_status skn_matmul_wt_id_ex(skn_context* ctx, const skn_routed_matmul
 SKN_API skn_status skn_prepack_for_matmul(skn_context* ctx, const skn_view* w, skn_scope* scope, skn_view** out);
 
 /* Every registered kernel, by name: matmul_wt_<format>_<order>_<activation>_<isa>
- * (order: rm, ibm, dense, strided), e.g. "matmul_wt_q4_k_ibm_q8_k_avx512vnni".
+ * (order: rm, ibm, dense, strided), e.g. "matmul_wt_q4_k_ibm_q8_k_avx512vnni",
+ * and for a variant "_<variant>" after it ("..._avx512vnni_far").
  * skn_kernel_name returns NULL for an index out of range. */
 SKN_API int32_t skn_kernel_count(void);
 SKN_API const char* skn_kernel_name(int32_t index);
+/* The kernel's variant ("far", "ahead": variants of one kernel differ only in
+ * how they stream memory and give the same bits; the tuning table picks one
+ * per core), "" for the plain kernel, NULL for an index out of range. */
+SKN_API const char* skn_kernel_variant(int32_t index);
+
+/* ----- Tuning: the per-core choices (docs/kernels.md, "The tuning table") --
+ * Which variant of a kernel runs, the task size of few-row calls, and the
+ * encoding skn_prepack_for_matmul prefers depend on the core, not only on the
+ * ISA tier. They come from one table built into the library, keyed by CPU
+ * (skn_cpu_id) with the tier as fallback; then from a tuning file `skn tune`
+ * wrote for this CPU (SKN_TUNING_FILE, else $XDG_CONFIG_HOME/skn/tuning, else
+ * ~/.config/skn/tuning; a file for another CPU is ignored with a log line);
+ * then from skn_context_set_tuning. No choice changes a result bit. */
+
+typedef struct skn_tuning_row {
+    size_t struct_size;    /* set to sizeof(skn_tuning_row) */
+    const char* choice;    /* "variant", "tasks" or "prefer" */
+    const char* cores;     /* which CPUs the row is for: "AuthenticAMD family 0x19", "any" ... */
+    const char* tier;      /* the ISA tier ("avx512vnni"), or "*" for any */
+    const char* subject;   /* a kernel name glob ('*' any run), or "FORMAT:gemv" / "FORMAT:gemm" */
+    const char* value;     /* the variant ("" plain), the task rows, or "FORMAT/rm" / "FORMAT/ibm" */
+    const char* evidence;  /* the run that measured it: machine, date, results file */
+    const char* source;    /* "built-in", the tuning file's path, or "context" */
+} skn_tuning_row;
+
+/* The rows that apply on this CPU for `ctx`, in precedence order (a later
+ * row beats an earlier one of the same specificity). skn_tuning_row_at's
+ * strings live as long as `ctx`; it returns SKN_E_INVALID_ARGUMENT for a NULL
+ * argument, a struct_size below the fields above, or an index out of range. */
+SKN_API int32_t skn_tuning_count(const skn_context* ctx);
+SKN_API skn_status skn_tuning_row_at(const skn_context* ctx, int32_t index, skn_tuning_row* row);
+
+/* The tuning file the process read, or "" when none was; `*why` (if not NULL)
+ * says why not, or "". Static strings. */
+SKN_API const char* skn_tuning_file(const char** why);
+/* The path a tuning file for this user is read from (and `skn tune` writes
+ * to by default): SKN_TUNING_FILE, else $XDG_CONFIG_HOME/skn/tuning, else
+ * $HOME/.config/skn/tuning; "" when none can be formed. Static. */
+SKN_API const char* skn_tuning_file_path(void);
+
+/* Set one choice for `ctx` only, beating the table and the file:
+ * choice "variant", subject a kernel name glob, value a variant or "" (the
+ * plain kernel); "tasks", a glob, a row count; "prefer", "FORMAT:gemv" or
+ * "FORMAT:gemm", "FORMAT/rm" or "FORMAT/ibm" (the weight's format or its
+ * row-interleaved twin). `skn tune` times variants this way. Task sizes are
+ * fixed when the library starts: a "tasks" row set here is listed but moves
+ * no task (it takes a tuning file).
+ * Returns SKN_OK; SKN_E_INVALID_ARGUMENT (NULL arguments, an unknown choice,
+ * a value that cannot be one of that choice's: the message says the form). */
+SKN_API skn_status skn_context_set_tuning(skn_context* ctx, const char* choice, const char* subject,
+                                          const char* value);
 
 /* ===== 11. Logging ========================================================= */
 

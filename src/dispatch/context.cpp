@@ -3,13 +3,13 @@
 
 #include <cstdlib>
 
+#include "dispatch/tuning.hpp"
 #include "runtime/isa.hpp"
 #include "runtime/error.hpp"
-#include "runtime/stream_tuning.hpp"
 
 namespace skn_core {
 
-Context::Context() : cap_(detected_isa()), registry_(&default_registry()) {
+Context::Context() : cap_(detected_isa()), registry_(&default_registry()), tuning_(Tuning::process()) {
     if (const char* env = std::getenv("SKN_ISA"); env != nullptr && *env != 0) {
         skn_isa cap;
         if (!parse_isa(env, &cap))
@@ -18,6 +18,14 @@ Context::Context() : cap_(detected_isa()), registry_(&default_registry()) {
     }
     if (const char* bad = nullptr; !stream_env_valid(&bad))
         fail(SKN_E_INVALID_ARGUMENT, "SKN_STREAM=\"{}\" is not one of auto, near, far", bad);
+}
+
+void Context::set_tuning(const std::string& choice, const std::string& subject, const std::string& value) {
+    const auto c = parse_tuning_choice(choice);
+    if (!c) fail(SKN_E_INVALID_ARGUMENT, "tuning choice \"{}\" is not variant, tasks or prefer", choice);
+    if (subject.empty()) fail(SKN_E_INVALID_ARGUMENT, "a tuning {} needs a subject (a kernel name glob, or FORMAT:REGIME)", choice);
+    check_tuning_value(*c, subject, value);
+    tuning_.set(*c, subject, value, "context");
 }
 
 void Context::set_threads(int n) {

@@ -34,6 +34,13 @@ public:
     // Test seam: the registry lookups use (the default one otherwise).
     void set_registry(const Registry* r) { registry_ = r; }
     const Registry& registry() const { return *registry_; }
+    // The per-core choices this context makes: the process's tuning
+    // (dispatch/tuning.hpp) plus what was set on this context.
+    const Tuning& tuning() const { return tuning_; }
+    // A choice for this context only (skn_context_set_tuning): beats every
+    // row of the table and the tuning file. Throws on an unknown choice or a
+    // value that names no variant / no format and order.
+    void set_tuning(const std::string& choice, const std::string& subject, const std::string& value);
 
     // Run task(i) for i in [0, count) on the caller's parallel-for if one is
     // set, else on the pool.
@@ -54,6 +61,7 @@ private:
     TraceSink trace_;
     skn_isa cap_;
     const Registry* registry_;
+    Tuning tuning_;
     std::vector<float> floats_;
     std::vector<uint8_t> bytes_;
     std::vector<int64_t> indices_;

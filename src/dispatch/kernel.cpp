@@ -54,9 +54,9 @@ std::string kernel_name(const KernelKey& k) {
            lower(find_format(k.activation)->name) + "_" + isa_tag(k.isa);
 }
 
-bool parse_kernel_name(const std::string& name, KernelKey* out) {
-    const std::string prefix = "matmul_wt_";
-    if (name.rfind(prefix, 0) != 0) return false;
+namespace {
+
+bool parse_base_name(const std::string& name, KernelKey* out) {
     // Format names contain '_' themselves, so match whole words against the
     // tables instead of splitting.
     for (const FormatTraits& w : all_formats())
@@ -71,6 +71,21 @@ bool parse_kernel_name(const std::string& name, KernelKey* out) {
                     }
                 }
     return false;
+}
+
+}  // namespace
+
+bool parse_kernel_name(const std::string& name, KernelKey* out, std::string* variant) {
+    if (name.rfind("matmul_wt_", 0) != 0) return false;
+    if (parse_base_name(name, out)) {
+        if (variant != nullptr) variant->clear();
+        return true;
+    }
+    // A variant: the base name, '_', one more word.
+    const size_t cut = name.rfind('_');
+    if (cut == std::string::npos || cut + 1 == name.size() || !parse_base_name(name.substr(0, cut), out)) return false;
+    if (variant != nullptr) *variant = name.substr(cut + 1);
+    return true;
 }
 
 std::string quantizer_name(FormatId format, skn_isa isa) {

@@ -56,7 +56,13 @@ enum ActivationNeeds : uint32_t { kNeedsFloat = 1, kNeedsQuantized = 2 };
 
 struct Kernel {
     KernelKey key;
-    std::string name;
+    std::string name;  // kernel_name(key), then "_<variant>" for a variant
+    // Variants of one key differ only in a choice that never changes a
+    // result (a prefetch distance, a gather or not, a task size): they are
+    // bit-identical by contract, register under the same key with distinct
+    // names, and the tuning table (dispatch/tuning.hpp) picks one per core.
+    // Empty for the plain kernel.
+    std::string variant;
     MatmulKernelFn fn = nullptr;
     uint32_t needs = kNeedsFloat;
     // Output rows per task the kernel prefers (a multiple of its row tile).
@@ -123,6 +129,8 @@ std::string kernel_name(const KernelKey& k);
 // serving both orders through strides is named without the order
 // (<format>_<activation>_<isa>, e.g. q4_k_q8_k_avx512vnni); one per order
 // carries it (<format>_<order>_<activation>_<isa>).
-bool parse_kernel_name(const std::string& name, KernelKey* out);
+// A variant's name (a kernel name with a trailing "_<variant>") parses to
+// its key too, with the variant in *variant when given.
+bool parse_kernel_name(const std::string& name, KernelKey* out, std::string* variant = nullptr);
 
 }  // namespace skn_core

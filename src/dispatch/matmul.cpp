@@ -29,7 +29,7 @@ KernelChoice choose_kernel(const Context& ctx, const View& w, FormatId act, cons
     const Registry& reg = ctx.registry();
     const skn_isa cap = ctx.isa_cap();
     KernelChoice c;
-    c.kernel = reg.best(f.id, cls, act, cap, &l);
+    c.kernel = reg.best(f.id, cls, act, cap, &l, &ctx.tuning());
     if (c.kernel == nullptr)
         fail(SKN_E_INTERNAL, "no kernel, not even the reference, for {} (a registry without reference kernels?)",
              kernel_name(KernelKey{Op::MatmulWt, f.id, cls, act, SKN_ISA_SCALAR}));
@@ -41,7 +41,7 @@ KernelChoice choose_kernel(const Context& ctx, const View& w, FormatId act, cons
     // A SIMD kernel for this very key exists but refused this view (its
     // `supports` check: a narrowed or offset view whose strides it cannot
     // walk). Say that, rather than claim no kernel reads the order.
-    if (const Kernel* refused = reg.best(f.id, cls, act, cap, nullptr);
+    if (const Kernel* refused = reg.best(f.id, cls, act, cap, nullptr, &ctx.tuning());
         refused != nullptr && refused->key.isa != SKN_ISA_SCALAR) {
         c.fallback_reason = fmt::format(
             "wanted {}, ran {}: {} reads {} {} weights but rejected this view ({}), whose strides or offset it "
@@ -52,7 +52,7 @@ KernelChoice choose_kernel(const Context& ctx, const View& w, FormatId act, cons
     }
     if (l.packed()) {
         const LayoutClass other = other_order_class(cls);
-        const Kernel* alt = reg.best(f.id, other, act, cap, nullptr);
+        const Kernel* alt = reg.best(f.id, other, act, cap, nullptr, &ctx.tuning());
         if (alt != nullptr && alt->key.isa != SKN_ISA_SCALAR) {
             if (opts.prepack_weights) {
                 c.kernel = alt;
@@ -98,8 +98,9 @@ BlockOrder preferred_order(const Context& ctx, const View& w) {
     const Layout& l = w.layout;
     if (!l.packed()) return l.order;
     const FormatId act = activation_for(*l.format, Precision::Fast);
-    const Kernel* own = ctx.registry().best(l.format->id, l.layout_class(), act, ctx.isa_cap(), &l);
-    const Kernel* alt = ctx.registry().best(l.format->id, other_order_class(l.layout_class()), act, ctx.isa_cap(), nullptr);
+    const Kernel* own = ctx.registry().best(l.format->id, l.layout_class(), act, ctx.isa_cap(), &l, &ctx.tuning());
+    const Kernel* alt = ctx.registry().best(l.format->id, other_order_class(l.layout_class()), act, ctx.isa_cap(),
+                                            nullptr, &ctx.tuning());
     const BlockOrder other = l.order == BlockOrder::RowMajor ? BlockOrder::InputBlockMajor : BlockOrder::RowMajor;
     if (alt != nullptr && (own == nullptr || alt->key.isa > own->key.isa)) return other;
     // Both orders have a kernel of the same tier: which is faster is a
@@ -107,6 +108,31 @@ BlockOrder preferred_order(const Context& ctx, const View& w) {
     if (own != nullptr && alt != nullptr && own->key.isa == alt->key.isa && own->key.isa != SKN_ISA_SCALAR)
         if (const auto faster = measured_faster_order(order_table(), *l.format, isa_tag(own->key.isa))) return *faster;
     return l.order;
+}
+
+Encoding preferred_encoding(const Context& ctx, const View& w) {
+    const Layout& l = w.layout;
+    Encoding mine{l.format, preferred_order(ctx, w)};
+    if (!l.packed()) return mine;
+    // A tuning row may name another encoding of the same values for the
+    // one-token regime (an engine streams every weight once per token): the
+    // format's row-interleaved twin, or the canonical format. Taken only when
+    // the weight can hold it (out a multiple of the twin's block_rows) and
+    // a SIMD kernel of the same tier reads it.
+    const FormatId act = activation_for(*l.format, Precision::Fast);
+    const Kernel* own = ctx.registry().best(l.format->id, l.layout_class(), act, ctx.isa_cap(), &l, &ctx.tuning());
+    if (own == nullptr || own->key.isa == SKN_ISA_SCALAR) return mine;
+    const FormatTraits& canon = *find_format(canonical_format(l.format->id));
+    const std::string* want = ctx.tuning().prefer(canon.name, "gemv", isa_tag(own->key.isa));
+    if (want == nullptr) return mine;
+    const size_t slash = want->find('/');
+    const FormatTraits* to = find_format_by_name(want->substr(0, slash).c_str());
+    const BlockOrder order = want->substr(slash + 1) == "rm" ? BlockOrder::RowMajor : BlockOrder::InputBlockMajor;
+    if (to == nullptr || l.rank < 2 || l.shape[size_t(l.rank - 2)] % to->block_rows != 0) return mine;
+    const LayoutClass cls = order == BlockOrder::RowMajor ? LayoutClass::BlockedRowMajor : LayoutClass::BlockedInputMajor;
+    const Kernel* theirs = ctx.registry().best(to->id, cls, act, ctx.isa_cap(), nullptr, &ctx.tuning());
+    if (theirs == nullptr || theirs->key.isa != own->key.isa) return mine;
+    return Encoding{to, order};
 }
 
 ChosenWeight choose_weight(const Context& ctx, const View& w, FormatId act, const MatmulOptions& opts,

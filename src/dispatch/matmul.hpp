@@ -53,6 +53,17 @@ void matmul_wt(Context& ctx, const float* x, int64_t n, int64_t x_stride, const 
 // n = 1 decides, then n >= 32); else the weight's own order.
 BlockOrder preferred_order(const Context& ctx, const View& w);
 
+// The format and order skn_prepack_for_matmul gives a weight: its own format
+// in preferred_order, unless the context's tuning (dispatch/tuning.hpp)
+// prefers another encoding of the same values for the one-token regime (the
+// row-interleaved twin, or back to the canonical format) that the weight can
+// hold and a kernel of the same tier reads.
+struct Encoding {
+    const FormatTraits* format;
+    BlockOrder order;
+};
+Encoding preferred_encoding(const Context& ctx, const View& w);
+
 // The activation format a weight format pairs with at a precision.
 FormatId activation_for(const FormatTraits& f, Precision p);
 

@@ -12,13 +12,15 @@
 #include <vector>
 
 #include "dispatch/kernel.hpp"
+#include "dispatch/tuning.hpp"
 #include "runtime/isa.hpp"
 
 namespace skn_core {
 
 class Registry {
 public:
-    // Adds a kernel; a second kernel with the same key is a programming error.
+    // Adds a kernel; a second kernel with the same key and variant is a
+    // programming error.
     void add(Kernel k);
     // Removes the kernel named `name`; returns whether it existed (tests build
     // registries with a kernel missing to exercise fallbacks).
@@ -26,8 +28,15 @@ public:
     const std::vector<Kernel>& kernels() const { return kernels_; }
 
     // The highest-ISA kernel for (weight, layout, activation) that this CPU
-    // runs and whose ISA is <= cap, and that supports `w` (if it says).
-    const Kernel* best(FormatId weight, LayoutClass layout, FormatId activation, skn_isa cap, const Layout* w) const;
+    // runs and whose ISA is <= cap, and that supports `w` (if it says); of
+    // that key's variants, the one `tuning` names for this core (the
+    // process's tuning when null), else the plain kernel.
+    const Kernel* best(FormatId weight, LayoutClass layout, FormatId activation, skn_isa cap, const Layout* w,
+                       const Tuning* tuning = nullptr) const;
+    // Every variant registered under `k`'s key, `k` included.
+    std::vector<const Kernel*> variants_of(const Kernel& k) const;
+    // Sets each kernel's few_rows_per_task where `tuning` has a tasks row for it.
+    void apply_tasks(const Tuning& tuning);
 
     // Activation quantizers are kernels too: a provider may register a
     // vectorized quantize_row for an activation format, which must write the

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "runtime/cpu.hpp"
 
+#include <cstdio>
+
 #include <string>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -44,6 +46,29 @@ int sve_vector_bits() {
 }
 #endif
 
+#if SKN_ARM64
+// The first core's implementer and part from /proc/cpuinfo (what the tuning
+// table keys arm64 cores by); left empty when the file says neither (qemu-user
+// shows the host's).
+void read_arm_core(CpuFeatures* f) {
+    std::FILE* in = std::fopen("/proc/cpuinfo", "r");
+    if (in == nullptr) return;
+    char line[256];
+    unsigned implementer = 0, part = 0;
+    bool have_impl = false, have_part = false;
+    while (std::fgets(line, sizeof line, in) != nullptr && !(have_impl && have_part)) {
+        if (!have_impl && std::sscanf(line, "CPU implementer : %x", &implementer) == 1) have_impl = true;
+        if (!have_part && std::sscanf(line, "CPU part : %x", &part) == 1) have_part = true;
+    }
+    std::fclose(in);
+    if (!have_impl) return;
+    char vendor[32];
+    std::snprintf(vendor, sizeof vendor, "arm:0x%02x", implementer);
+    f->vendor = vendor;
+    f->model = have_part ? int(part) : 0;
+}
+#endif
+
 CpuFeatures detect() {
     CpuFeatures f;
 #if SKN_X86
@@ -51,7 +76,10 @@ CpuFeatures detect() {
     // compare with 0 rather than 1.
     const cpu_features::X86Info info = cpu_features::GetX86Info();
     const auto& x = info.features;
-    f.x86_amd = std::string(info.vendor) == "AuthenticAMD";
+    f.vendor = info.vendor;
+    f.family = info.family;
+    f.model = info.model;
+    f.x86_amd = f.vendor == "AuthenticAMD";
     f.x86_family = info.family;
     f.sse42 = x.sse4_2 != 0;
     f.avx2 = x.avx2 != 0;
@@ -76,6 +104,7 @@ CpuFeatures detect() {
     f.sve = (hwcap & kHwcapSve) != 0;
     f.sve2 = (hwcap2 & kHwcap2Sve2) != 0;
     f.sve_vector_bits = f.sve ? sve_vector_bits() : 0;
+    read_arm_core(&f);
 #endif
     return f;
 }

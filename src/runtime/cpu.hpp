@@ -4,6 +4,8 @@
 // field for it); on arm64 the kernel's HWCAP words alone (cpu.cpp says why). Which tier these make is runtime/isa.hpp's job.
 #pragma once
 
+#include <string>
+
 #include "runtime/isa.hpp"
 
 namespace skn_core {
@@ -18,9 +20,16 @@ struct CpuFeatures {
     bool neon_bf16 = false;  // BFDOT / BFMMLA (FEAT_BF16); no tier implies it
     bool sve = false, sve2 = false;
     int sve_vector_bits = 0;  // the SVE vector length this process runs with; 0 without SVE
-    // Which core this is, for tuning that no ISA bit implies (stream_tuning.hpp).
+    // Which core this is, for the choices no ISA bit implies (the tuning
+    // table, dispatch/tuning.hpp). x86: the CPUID vendor string and display
+    // family and model (base + extended); aarch64: "arm:<implementer>" and
+    // the MIDR part number as the model (family 0), read from
+    // /proc/cpuinfo; empty and 0 where unknown (a portable build, qemu).
+    std::string vendor;
+    int family = 0;
+    int model = 0;
     bool x86_amd = false;
-    int x86_family = 0;  // CPUID's display family (base + extended)
+    int x86_family = 0;  // as `family`, on x86 only
 };
 
 const CpuFeatures& cpu_features();

@@ -43,13 +43,5 @@ bool q8_0_row_major_ahead() {
     return ahead;
 }
 
-bool stream_env_valid(const char** bad) {
-    const char* env = stream_env();
-    if (env == nullptr || std::strcmp(env, "auto") == 0 || std::strcmp(env, "near") == 0 ||
-        std::strcmp(env, "far") == 0)
-        return true;
-    *bad = env;
-    return false;
-}
 
 }  // namespace skn_core

@@ -37,8 +37,5 @@ StreamMode stream_mode();
 // the kernel (PackedArgs::row_tile_ahead).
 bool q8_0_row_major_ahead();
 
-// SKN_STREAM's value is auto, near, far or unset; false (with the value in
-// *bad) otherwise. Contexts refuse to be created with a bad value.
-bool stream_env_valid(const char** bad);
 
 }  // namespace skn_core

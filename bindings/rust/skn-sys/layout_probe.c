@@ -229,6 +229,16 @@ int main(void) {
     printf("pub const C_OFFSETOF_skn_routed_matmul_y: usize = %zu;\n", offsetof(skn_routed_matmul, y));
     printf("pub const C_OFFSETOF_skn_routed_matmul_y_row_stride: usize = %zu;\n", offsetof(skn_routed_matmul, y_row_stride));
     printf("pub const C_OFFSETOF_skn_routed_matmul_y_slot_stride: usize = %zu;\n", offsetof(skn_routed_matmul, y_slot_stride));
+    printf("pub const C_SIZEOF_skn_tuning_row: usize = %zu;\n", sizeof(skn_tuning_row));
+    printf("pub const C_ALIGNOF_skn_tuning_row: usize = %zu;\n", _Alignof(skn_tuning_row));
+    printf("pub const C_OFFSETOF_skn_tuning_row_struct_size: usize = %zu;\n", offsetof(skn_tuning_row, struct_size));
+    printf("pub const C_OFFSETOF_skn_tuning_row_choice: usize = %zu;\n", offsetof(skn_tuning_row, choice));
+    printf("pub const C_OFFSETOF_skn_tuning_row_cores: usize = %zu;\n", offsetof(skn_tuning_row, cores));
+    printf("pub const C_OFFSETOF_skn_tuning_row_tier: usize = %zu;\n", offsetof(skn_tuning_row, tier));
+    printf("pub const C_OFFSETOF_skn_tuning_row_subject: usize = %zu;\n", offsetof(skn_tuning_row, subject));
+    printf("pub const C_OFFSETOF_skn_tuning_row_value: usize = %zu;\n", offsetof(skn_tuning_row, value));
+    printf("pub const C_OFFSETOF_skn_tuning_row_evidence: usize = %zu;\n", offsetof(skn_tuning_row, evidence));
+    printf("pub const C_OFFSETOF_skn_tuning_row_source: usize = %zu;\n", offsetof(skn_tuning_row, source));
     printf("pub const C_SKN_LOG_TRACE: i64 = %lld;\n", (long long)(SKN_LOG_TRACE));
     printf("pub const C_SKN_LOG_DEBUG: i64 = %lld;\n", (long long)(SKN_LOG_DEBUG));
     printf("pub const C_SKN_LOG_INFO: i64 = %lld;\n", (long long)(SKN_LOG_INFO));

@@ -346,6 +346,19 @@ pub struct skn_routed_matmul {
     pub y_slot_stride: i64,
 }
 
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct skn_tuning_row {
+    pub struct_size: usize,
+    pub choice: *const c_char,
+    pub cores: *const c_char,
+    pub tier: *const c_char,
+    pub subject: *const c_char,
+    pub value: *const c_char,
+    pub evidence: *const c_char,
+    pub source: *const c_char,
+}
+
 pub type skn_log_level = c_int;
 pub const SKN_LOG_TRACE: skn_log_level = 0;
 pub const SKN_LOG_DEBUG: skn_log_level = 1;
@@ -371,6 +384,7 @@ extern "C" {
     pub fn skn_dequantize(format: skn_format, src: *const c_void, src_size: usize, n_rows: i64, n_per_row: i64, dst: *mut f32, dst_count: usize) -> skn_status;
     pub fn skn_cpu_isa() -> skn_isa;
     pub fn skn_cpu_features() -> *const c_char;
+    pub fn skn_cpu_id() -> *const c_char;
     pub fn skn_isa_name(isa: skn_isa) -> *const c_char;
     pub fn skn_scope_create(out: *mut *mut skn_scope) -> skn_status;
     pub fn skn_scope_destroy(scope: *mut skn_scope);
@@ -488,6 +502,12 @@ extern "C" {
     pub fn skn_prepack_for_matmul(ctx: *mut skn_context, w: *const skn_view, scope: *mut skn_scope, out: *mut *mut skn_view) -> skn_status;
     pub fn skn_kernel_count() -> i32;
     pub fn skn_kernel_name(index: i32) -> *const c_char;
+    pub fn skn_kernel_variant(index: i32) -> *const c_char;
+    pub fn skn_tuning_count(ctx: *const skn_context) -> i32;
+    pub fn skn_tuning_row_at(ctx: *const skn_context, index: i32, row: *mut skn_tuning_row) -> skn_status;
+    pub fn skn_tuning_file(why: *mut *const c_char) -> *const c_char;
+    pub fn skn_tuning_file_path() -> *const c_char;
+    pub fn skn_context_set_tuning(ctx: *mut skn_context, choice: *const c_char, subject: *const c_char, value: *const c_char) -> skn_status;
     pub fn skn_set_log_callback(level: skn_log_level, r#fn: skn_log_fn, user: *mut c_void) -> skn_status;
 }
 
@@ -791,5 +811,21 @@ mod layout {
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).y) } as usize - base, C_OFFSETOF_skn_routed_matmul_y, "y");
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).y_row_stride) } as usize - base, C_OFFSETOF_skn_routed_matmul_y_row_stride, "y_row_stride");
         assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).y_slot_stride) } as usize - base, C_OFFSETOF_skn_routed_matmul_y_slot_stride, "y_slot_stride");
+    }
+
+    #[test]
+    fn skn_tuning_row_layout_matches_c() {
+        assert_eq!(core::mem::size_of::<skn_tuning_row>(), C_SIZEOF_skn_tuning_row, "sizeof");
+        assert_eq!(core::mem::align_of::<skn_tuning_row>(), C_ALIGNOF_skn_tuning_row, "alignof");
+        let v = core::mem::MaybeUninit::<skn_tuning_row>::uninit();
+        let base = v.as_ptr() as usize;
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).struct_size) } as usize - base, C_OFFSETOF_skn_tuning_row_struct_size, "struct_size");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).choice) } as usize - base, C_OFFSETOF_skn_tuning_row_choice, "choice");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).cores) } as usize - base, C_OFFSETOF_skn_tuning_row_cores, "cores");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).tier) } as usize - base, C_OFFSETOF_skn_tuning_row_tier, "tier");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).subject) } as usize - base, C_OFFSETOF_skn_tuning_row_subject, "subject");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).value) } as usize - base, C_OFFSETOF_skn_tuning_row_value, "value");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).evidence) } as usize - base, C_OFFSETOF_skn_tuning_row_evidence, "evidence");
+        assert_eq!(unsafe { core::ptr::addr_of!((*v.as_ptr()).source) } as usize - base, C_OFFSETOF_skn_tuning_row_source, "source");
     }
 }

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+#include "dispatch/tuning.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "runtime/cpu.hpp"
+#include "runtime/error.hpp"
+#include "runtime/log.hpp"
+
+namespace skn_core {
+
+int core_match_score(const CoreMatch& m, const CpuFeatures& cpu) {
+    int score = 0;
+    if (m.vendor != nullptr) {
+        if (cpu.vendor != m.vendor) return -1;
+        score += 1;
+    }
+    if (m.family >= 0) {
+        if (cpu.family != m.family) return -1;
+        score += 2;
+    }
+    if (m.model_lo >= 0) {
+        if (cpu.model < m.model_lo || cpu.model > m.model_hi) return -1;
+        score += 4;
+    }
+    return score;
+}
+
+bool glob_match(const char* glob, const char* name) {
+    // Iterative '*' matching with one backtrack point: linear enough for
+    // kernel names.
+    const char *star = nullptr, *resume = nullptr;
+    while (*name != 0) {
+        if (*glob == '*') {
+            star = glob++;
+            resume = name;
+        } else if (*glob == *name) {
+            ++glob;
+            ++name;
+        } else if (star != nullptr) {
+            glob = star + 1;
+            name = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (*glob == '*') ++glob;
+    return *glob == 0;
+}
+
+const char* tuning_choice_name(TuningChoice c) {
+    switch (c) {
+        case TuningChoice::Variant: return "variant";
+        case TuningChoice::Tasks: return "tasks";
+        case TuningChoice::Prefer: return "prefer";
+    }
+    return "?";
+}
+
+std::optional<TuningChoice> parse_tuning_choice(const std::string& s) {
+    for (TuningChoice c : {TuningChoice::Variant, TuningChoice::Tasks, TuningChoice::Prefer})
+        if (s == tuning_choice_name(c)) return c;
+    return std::nullopt;
+}
+
+namespace {
+
+std::string describe_cores(const CoreMatch& m) {
+    if (m.vendor == nullptr && m.family < 0) return "any";
+    std::string t = m.vendor != nullptr ? m.vendor : "any vendor";
+    if (m.family >= 0) t += fmt::format(" family 0x{:x}", m.family);
+    if (m.model_lo >= 0)
+        t += m.model_lo == m.model_hi ? fmt::format(" model 0x{:x}", m.model_lo)
+                                      : fmt::format(" models 0x{:x}-0x{:x}", m.model_lo, m.model_hi);
+    return t;
+}
+
+}  // namespace
+
+Tuning::Tuning(std::vector<TuningRow> rows, const CpuFeatures& cpu) {
+    for (TuningRow& r : rows) {
+        const int s = core_match_score(r.core, cpu);
+        if (s < 0) continue;
+        score_.push_back(s);
+        cores_.push_back(describe_cores(r.core));
+        rows_.push_back(std::move(r));
+    }
+}
+
+void Tuning::set(TuningChoice choice, std::string subject, std::string value, std::string source) {
+    TuningRow r;
+    r.choice = choice;
+    r.subject = std::move(subject);
+    r.value = std::move(value);
+    r.source = std::move(source);
+    r.evidence = "set on this context";
+    rows_.push_back(std::move(r));
+    score_.push_back(1 << 20);  // beats every core match
+    cores_.push_back("this context");
+}
+
+// The winning row for (choice, subject, tier): the best core match, then the
+// later row (a file after the built-in table, a context after both), then
+// the more literal subject glob.
+const TuningRow* Tuning::find(TuningChoice c, const char* subject, const char* tier, bool glob) const {
+    const TuningRow* best = nullptr;
+    int best_score = -1;
+    size_t best_literal = 0;
+    for (size_t i = 0; i < rows_.size(); ++i) {
+        const TuningRow& r = rows_[i];
+        if (r.choice != c) continue;
+        if (std::strcmp(r.tier, "*") != 0 && std::strcmp(r.tier, tier) != 0) continue;
+        if (glob ? !glob_match(r.subject.c_str(), subject) : r.subject != subject) continue;
+        // A tier-specific row pins one more field than "*".
+        const int score = score_[i] * 2 + (std::strcmp(r.tier, "*") != 0 ? 1 : 0);
+        size_t literal = 0;
+        for (char ch : r.subject) literal += ch != '*';
+        // A context's or a file's row comes later and wins a tie of scores.
+        if (score > best_score || (score == best_score && literal >= best_literal)) {
+            best = &r;
+            best_score = score;
+            best_literal = literal;
+        }
+    }
+    return best;
+}
+
+const std::string* Tuning::variant(const std::string& base_name, const char* tier) const {
+    const TuningRow* r = find(TuningChoice::Variant, base_name.c_str(), tier, true);
+    return r != nullptr ? &r->value : nullptr;
+}
+
+std::optional<int64_t> Tuning::few_rows_per_task(const std::string& base_name, const char* tier) const {
+    const TuningRow* r = find(TuningChoice::Tasks, base_name.c_str(), tier, true);
+    if (r == nullptr) return std::nullopt;
+    return std::strtoll(r->value.c_str(), nullptr, 10);
+}
+
+const std::string* Tuning::prefer(const char* format, const char* regime, const char* tier) const {
+    const std::string subject = std::string(format) + ":" + regime;
+    const TuningRow* r = find(TuningChoice::Prefer, subject.c_str(), tier, false);
+    return r != nullptr ? &r->value : nullptr;
+}
+
+const std::vector<TuningRow>& builtin_tuning_rows() {
+    static const std::vector<TuningRow> rows = {
+#include "dispatch/tuning_table.inc"
+    };
+    return rows;
+}
+
+std::string tuning_file_path() {
+    if (const char* f = std::getenv("SKN_TUNING_FILE"); f != nullptr && *f != 0) return f;
+    if (const char* x = std::getenv("XDG_CONFIG_HOME"); x != nullptr && *x != 0) return std::string(x) + "/skn/tuning";
+    if (const char* h = std::getenv("HOME"); h != nullptr && *h != 0) return std::string(h) + "/.config/skn/tuning";
+    return "";
+}
+
+namespace {
+
+// "0x1a" or "26"; -1 for "*".
+int parse_number(const std::string& s, const std::string& path, int line) {
+    if (s == "*") return -1;
+    char* end = nullptr;
+    const long v = std::strtol(s.c_str(), &end, 0);
+    if (end == s.c_str() || *end != 0 || v < 0)
+        fail(SKN_E_FORMAT, "{}:{}: \"{}\" is not a number (decimal, 0x hex, or * for any)", path, line, s);
+    return int(v);
+}
+
+// Interned strings for the rows' const char* fields (vendor, tier): a file
+// is read once per process, so they live as long as the process.
+const char* intern(const std::string& s) {
+    static std::vector<std::unique_ptr<std::string>> pool;
+    for (const auto& p : pool)
+        if (*p == s) return p->c_str();
+    pool.push_back(std::make_unique<std::string>(s));
+    return pool.back()->c_str();
+}
+
+}  // namespace
+
+std::vector<TuningRow> parse_tuning_file(const std::string& text, const std::string& path, const CpuFeatures& cpu,
+                                         std::string* why) {
+    std::vector<TuningRow> rows;
+    std::istringstream in(text);
+    std::string line;
+    int n = 0;
+    bool have_cpu = false;
+    while (std::getline(in, line)) {
+        ++n;
+        const size_t hash = line.find('#');
+        std::string evidence;
+        if (hash != std::string::npos) {
+            evidence = line.substr(hash + 1);
+            while (!evidence.empty() && evidence.front() == ' ') evidence.erase(evidence.begin());
+            line.resize(hash);
+        }
+        std::istringstream words(line);
+        std::string first;
+        if (!(words >> first)) continue;
+        if (first == "cpu") {
+            std::string vendor, family, model;
+            if (!(words >> vendor >> family >> model))
+                fail(SKN_E_FORMAT, "{}:{}: a cpu line is \"cpu VENDOR FAMILY MODEL\" (e.g. cpu AuthenticAMD 0x1a 0x02)",
+                     path, n);
+            have_cpu = true;
+            if (vendor != cpu.vendor || parse_number(family, path, n) != cpu.family ||
+                parse_number(model, path, n) != cpu.model) {
+                *why = fmt::format("{} describes CPU {} family {} model {}, not this one ({} family 0x{:x} model 0x{:x}); "
+                                   "run skn tune on this machine to write one for it",
+                                   path, vendor, family, model, cpu.vendor.empty() ? "unknown" : cpu.vendor,
+                                   cpu.family, cpu.model);
+                return {};
+            }
+            continue;
+        }
+        const auto choice = parse_tuning_choice(first);
+        if (!choice)
+            fail(SKN_E_FORMAT, "{}:{}: \"{}\" is no tuning line: expected cpu, variant, tasks or prefer", path, n,
+                 first);
+        if (!have_cpu)
+            fail(SKN_E_FORMAT, "{}:{}: the cpu line must come first, so the file says which CPU it was measured on",
+                 path, n);
+        std::string tier, subject, value;
+        if (!(words >> tier >> subject))
+            fail(SKN_E_FORMAT, "{}:{}: a {} line is \"{} TIER SUBJECT VALUE\"", path, n, first, first);
+        words >> value;  // a variant's value may be empty: "-" also means the plain kernel
+        if (value == "-") value.clear();
+        if (*choice != TuningChoice::Variant && value.empty())
+            fail(SKN_E_FORMAT, "{}:{}: {} {} needs a value", path, n, first, subject);
+        TuningRow r;
+        r.tier = intern(tier);
+        r.choice = *choice;
+        r.subject = subject;
+        r.value = value;
+        r.evidence = evidence;
+        r.source = path;
+        rows.push_back(std::move(r));
+    }
+    if (!have_cpu && !rows.empty())
+        fail(SKN_E_FORMAT, "{}: no cpu line: the file must say which CPU it was measured on", path);
+    return rows;
+}
+
+void check_tuning_value(TuningChoice c, const std::string& subject, const std::string& value) {
+    switch (c) {
+        case TuningChoice::Variant:
+            for (char ch : value)
+                if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')))
+                    fail(SKN_E_INVALID_ARGUMENT,
+                         "variant \"{}\" for {}: a variant is a lower-case word (\"far\", \"ahead\") or empty for "
+                         "the plain kernel",
+                         value, subject);
+            return;
+        case TuningChoice::Tasks: {
+            char* end = nullptr;
+            const long long v = std::strtoll(value.c_str(), &end, 10);
+            if (value.empty() || *end != 0 || v < 1 || v > (1 << 20))
+                fail(SKN_E_INVALID_ARGUMENT, "tasks {} for {}: a task size is a row count from 1 to {}", value, subject,
+                     1 << 20);
+            return;
+        }
+        case TuningChoice::Prefer: {
+            const size_t colon = subject.find(':'), slash = value.find('/');
+            const FormatTraits* f = colon == std::string::npos ? nullptr : find_format_by_name(subject.substr(0, colon).c_str());
+            const std::string regime = colon == std::string::npos ? "" : subject.substr(colon + 1);
+            if (f == nullptr || (regime != "gemv" && regime != "gemm"))
+                fail(SKN_E_INVALID_ARGUMENT,
+                     "prefer {}: the subject is FORMAT:gemv (n = 1) or FORMAT:gemm (n >= 32), e.g. Q4_0:gemv", subject);
+            const FormatTraits* to = slash == std::string::npos ? nullptr : find_format_by_name(value.substr(0, slash).c_str());
+            const std::string order = slash == std::string::npos ? "" : value.substr(slash + 1);
+            if (to == nullptr || (order != "rm" && order != "ibm") ||
+                canonical_format(to->id) != canonical_format(f->id))
+                fail(SKN_E_INVALID_ARGUMENT,
+                     "prefer {} {}: the value is FORMAT/rm or FORMAT/ibm, FORMAT being {} or its row-interleaved "
+                     "twin",
+                     subject, value, f->name);
+            return;
+        }
+    }
+}
+
+namespace {
+
+const char* stream_env() {
+    const char* v = std::getenv("SKN_STREAM");
+    return v != nullptr && *v != 0 ? v : nullptr;
+}
+
+}  // namespace
+
+bool stream_env_valid(const char** bad) {
+    const char* env = stream_env();
+    if (env == nullptr || std::strcmp(env, "auto") == 0 || std::strcmp(env, "near") == 0 ||
+        std::strcmp(env, "far") == 0)
+        return true;
+    *bad = env;
+    return false;
+}
+
+Tuning Tuning::for_process(const CpuFeatures& cpu) {
+    std::vector<TuningRow> rows = builtin_tuning_rows();
+    std::string file, note;
+    const std::string path = tuning_file_path();
+    const bool named = std::getenv("SKN_TUNING_FILE") != nullptr;
+    if (!path.empty()) {
+        std::ifstream in(path);
+        if (!in) {
+            note = named ? fmt::format("SKN_TUNING_FILE {} cannot be read; the built-in table decides", path)
+                         : fmt::format("no tuning file at {} (skn tune writes one); the built-in table decides", path);
+            if (named) log_warn("{}", note);
+        } else {
+            std::stringstream text;
+            text << in.rdbuf();
+            std::string why;
+            try {
+                std::vector<TuningRow> from_file = parse_tuning_file(text.str(), path, cpu, &why);
+                if (!why.empty()) {
+                    note = why + "; the built-in table decides";
+                    log_warn("tuning: {}", note);
+                } else {
+                    // Pinned to this exact core: a file row beats every built-in one.
+                    for (TuningRow& r : from_file) {
+                        r.core = CoreMatch{intern(cpu.vendor), cpu.family, cpu.model, cpu.model};
+                        rows.push_back(std::move(r));
+                    }
+                    file = path;
+                    log_info("tuning: read {} ({} rows)", path, from_file.size());
+                }
+            } catch (const Error& e) {
+                note = fmt::format("{} ignored: {}", path, e.what());
+                log_warn("tuning: {}", note);
+            }
+        }
+    }
+    Tuning t(std::move(rows), cpu);
+    t.file_ = file;
+    t.file_note_ = note;
+    if (const char* env = stream_env(); env != nullptr && std::strcmp(env, "auto") != 0 &&
+                                        (std::strcmp(env, "near") == 0 || std::strcmp(env, "far") == 0))
+        t.set(TuningChoice::Variant, "matmul_wt_*_ibm_*", std::strcmp(env, "far") == 0 ? "far" : "",
+              fmt::format("SKN_STREAM={}", env));
+    return t;
+}
+
+const Tuning& Tuning::process() {
+    static const Tuning t = for_process(cpu_features());
+    return t;
+}
+
+}  // namespace skn_core
