@@ -24,8 +24,9 @@ void Context::set_tuning(const std::string& choice, const std::string& subject, 
     const auto c = parse_tuning_choice(choice);
     if (!c) fail(SKN_E_INVALID_ARGUMENT, "tuning choice \"{}\" is not variant, tasks or prefer", choice);
     if (subject.empty()) fail(SKN_E_INVALID_ARGUMENT, "a tuning {} needs a subject (a kernel name glob, or FORMAT:REGIME)", choice);
-    check_tuning_value(*c, subject, value);
-    tuning_.set(*c, subject, value, "context");
+    std::string s = subject, v = value;
+    check_tuning_value(*c, &s, &v);
+    tuning_.set(*c, std::move(s), std::move(v), "context");
 }
 
 void Context::set_threads(int n) {

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "dispatch/tuning.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <sstream>
 
 #include "runtime/cpu.hpp"
 #include "runtime/error.hpp"
+#include "runtime/isa.hpp"
 #include "runtime/log.hpp"
 
 namespace skn_core {
@@ -81,17 +86,31 @@ std::string describe_cores(const CoreMatch& m) {
 
 }  // namespace
 
+// A row from a tuning file was measured on this very core: it outranks every
+// built-in row, however specific (core scores reach 1 + 2 + 4 = 7).
+constexpr int kFileRank = 8;
+// A context's own setting beats every row of the table and the file.
+constexpr int kContextRank = 1 << 20;
+
 Tuning::Tuning(std::vector<TuningRow> rows, const CpuFeatures& cpu) {
     for (TuningRow& r : rows) {
         const int s = core_match_score(r.core, cpu);
         if (s < 0) continue;
-        score_.push_back(s);
+        score_.push_back(r.source == "built-in" ? s : s + kFileRank);
         cores_.push_back(describe_cores(r.core));
         rows_.push_back(std::move(r));
     }
 }
 
 void Tuning::set(TuningChoice choice, std::string subject, std::string value, std::string source) {
+    // Setting the same choice again replaces it: a caller that toggles a
+    // setting (skn tune does, per measurement) must not grow the list.
+    for (size_t i = 0; i < rows_.size(); ++i)
+        if (score_[i] == kContextRank && rows_[i].choice == choice && rows_[i].subject == subject &&
+            rows_[i].source == source) {
+            rows_[i].value = std::move(value);
+            return;
+        }
     TuningRow r;
     r.choice = choice;
     r.subject = std::move(subject);
@@ -99,7 +118,7 @@ void Tuning::set(TuningChoice choice, std::string subject, std::string value, st
     r.source = std::move(source);
     r.evidence = "set on this context";
     rows_.push_back(std::move(r));
-    score_.push_back(1 << 20);  // beats every core match
+    score_.push_back(kContextRank);
     cores_.push_back("this context");
 }
 
@@ -201,53 +220,67 @@ std::vector<TuningRow> parse_tuning_file(const std::string& text, const std::str
             line.resize(hash);
         }
         std::istringstream words(line);
-        std::string first;
-        if (!(words >> first)) continue;
-        if (first == "cpu") {
-            std::string vendor, family, model;
-            if (!(words >> vendor >> family >> model))
-                fail(SKN_E_FORMAT, "{}:{}: a cpu line is \"cpu VENDOR FAMILY MODEL\" (e.g. cpu AuthenticAMD 0x1a 0x02)",
+        std::vector<std::string> w;
+        for (std::string word; words >> word;) w.push_back(word);
+        if (w.empty()) continue;
+        if (w[0] == "cpu") {
+            if (have_cpu) fail(SKN_E_FORMAT, "{}:{}: a second cpu line: a file describes one CPU", path, n);
+            if (w.size() != 4)
+                fail(SKN_E_FORMAT,
+                     "{}:{}: a cpu line is \"cpu VENDOR FAMILY MODEL\" (e.g. cpu AuthenticAMD 0x1a 0x2, what "
+                     "skn_cpu_id says)",
                      path, n);
             have_cpu = true;
-            if (vendor != cpu.vendor || parse_number(family, path, n) != cpu.family ||
-                parse_number(model, path, n) != cpu.model) {
-                *why = fmt::format("{} describes CPU {} family {} model {}, not this one ({} family 0x{:x} model 0x{:x}); "
+            const int family = parse_number(w[2], path, n), model = parse_number(w[3], path, n);
+            if (w[1] != cpu.vendor || family != cpu.family || model != cpu.model) {
+                *why = fmt::format("{} describes CPU {} {} {}, not this one ({} 0x{:x} 0x{:x}); "
                                    "run skn tune on this machine to write one for it",
-                                   path, vendor, family, model, cpu.vendor.empty() ? "unknown" : cpu.vendor,
-                                   cpu.family, cpu.model);
+                                   path, w[1], w[2], w[3], cpu.vendor.empty() ? "unknown" : cpu.vendor, cpu.family,
+                                   cpu.model);
                 return {};
             }
             continue;
         }
-        const auto choice = parse_tuning_choice(first);
+        const auto choice = parse_tuning_choice(w[0]);
         if (!choice)
             fail(SKN_E_FORMAT, "{}:{}: \"{}\" is no tuning line: expected cpu, variant, tasks or prefer", path, n,
-                 first);
+                 w[0]);
         if (!have_cpu)
             fail(SKN_E_FORMAT, "{}:{}: the cpu line must come first, so the file says which CPU it was measured on",
                  path, n);
-        std::string tier, subject, value;
-        if (!(words >> tier >> subject))
-            fail(SKN_E_FORMAT, "{}:{}: a {} line is \"{} TIER SUBJECT VALUE\"", path, n, first, first);
-        words >> value;  // a variant's value may be empty: "-" also means the plain kernel
-        if (value == "-") value.clear();
-        if (*choice != TuningChoice::Variant && value.empty())
-            fail(SKN_E_FORMAT, "{}:{}: {} {} needs a value", path, n, first, subject);
+        // A variant's value may be left out: "-" or nothing is the plain kernel.
+        const size_t least = *choice == TuningChoice::Variant ? 3 : 4;
+        if (w.size() < least || w.size() > 4)
+            fail(SKN_E_FORMAT, "{}:{}: a {} line is \"{} TIER SUBJECT VALUE\", then \"# evidence\" if any", path, n,
+                 w[0], w[0]);
+        skn_isa isa;
+        if (w[1] != "*" && !parse_isa(w[1].c_str(), &isa))
+            fail(SKN_E_FORMAT, "{}:{}: tier \"{}\" is not * or one of {}", path, n, w[1], isa_name_list());
+        std::string value = w.size() == 4 ? w[3] : "";
+        if (*choice == TuningChoice::Variant && value == "-") value.clear();
+        try {
+            check_tuning_value(*choice, &w[2], &value);
+        } catch (const Error& e) {
+            fail(SKN_E_FORMAT, "{}:{}: {}", path, n, e.what());
+        }
         TuningRow r;
-        r.tier = intern(tier);
+        r.tier = intern(w[1]);
         r.choice = *choice;
-        r.subject = subject;
+        r.subject = w[2];
         r.value = value;
         r.evidence = evidence;
         r.source = path;
         rows.push_back(std::move(r));
     }
-    if (!have_cpu && !rows.empty())
-        fail(SKN_E_FORMAT, "{}: no cpu line: the file must say which CPU it was measured on", path);
+    if (!have_cpu)
+        fail(SKN_E_FORMAT, "{}: no cpu line: the file must say which CPU it was measured on (cpu VENDOR FAMILY MODEL)",
+             path);
     return rows;
 }
 
-void check_tuning_value(TuningChoice c, const std::string& subject, const std::string& value) {
+void check_tuning_value(TuningChoice c, std::string* subject_text, std::string* value_text) {
+    const std::string& subject = *subject_text;
+    const std::string& value = *value_text;
     switch (c) {
         case TuningChoice::Variant:
             for (char ch : value)
@@ -272,6 +305,11 @@ void check_tuning_value(TuningChoice c, const std::string& subject, const std::s
             if (f == nullptr || (regime != "gemv" && regime != "gemm"))
                 fail(SKN_E_INVALID_ARGUMENT,
                      "prefer {}: the subject is FORMAT:gemv (n = 1) or FORMAT:gemm (n >= 32), e.g. Q4_0:gemv", subject);
+            // The lookup asks for the canonical format: a row for its twin would never be read.
+            if (f->interleaved())
+                fail(SKN_E_INVALID_ARGUMENT,
+                     "prefer {}: name the canonical format ({}:{}); the value may name its row-interleaved twin",
+                     subject, find_format(f->interleaves)->name, regime);
             const FormatTraits* to = slash == std::string::npos ? nullptr : find_format_by_name(value.substr(0, slash).c_str());
             const std::string order = slash == std::string::npos ? "" : value.substr(slash + 1);
             if (to == nullptr || (order != "rm" && order != "ibm") ||
@@ -280,6 +318,9 @@ void check_tuning_value(TuningChoice c, const std::string& subject, const std::s
                      "prefer {} {}: the value is FORMAT/rm or FORMAT/ibm, FORMAT being {} or its row-interleaved "
                      "twin",
                      subject, value, f->name);
+            // Spelled as skn names the formats, which is what the lookup compares.
+            *subject_text = std::string(f->name) + ":" + regime;
+            *value_text = std::string(to->name) + "/" + order;
             return;
         }
     }
@@ -303,48 +344,95 @@ bool stream_env_valid(const char** bad) {
     return false;
 }
 
+namespace {
+
+// A tuning file is a few hundred bytes; anything past this is no tuning file.
+constexpr off_t kMaxTuningFileBytes = 1 << 20;
+
+// The text of the tuning file at `path`, or false with the reason in *why
+// (*missing when there is no such file). Only a regular file is read:
+// opened non-blocking and checked on the open descriptor, since a FIFO would
+// block the first skn_context_create for ever and /dev/zero fill the memory.
+bool read_tuning_text(const std::string& path, std::string* text, std::string* why, bool* missing) {
+    *missing = false;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        *missing = errno == ENOENT || errno == ENOTDIR;
+        *why = fmt::format("cannot open {}: {}", path, std::strerror(errno));
+        return false;
+    }
+    struct stat st {};
+    bool ok = false;
+    if (::fstat(fd, &st) != 0) {
+        *why = fmt::format("cannot stat {}: {}", path, std::strerror(errno));
+    } else if (!S_ISREG(st.st_mode)) {
+        *why = fmt::format("{} is not a regular file (a directory, FIFO or device)", path);
+    } else if (st.st_size > kMaxTuningFileBytes) {
+        *why = fmt::format("{} is {} bytes, more than a tuning file's {} (skn tune writes a few hundred)", path,
+                           int64_t(st.st_size), int64_t(kMaxTuningFileBytes));
+    } else {
+        text->resize(size_t(st.st_size));
+        size_t done = 0;
+        ok = true;
+        while (done < text->size()) {
+            const ssize_t n = ::read(fd, text->data() + done, text->size() - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) break;  // it shrank while being read: parse what was there
+            done += size_t(n);
+        }
+        text->resize(done);
+    }
+    ::close(fd);
+    return ok;
+}
+
+}  // namespace
+
 Tuning Tuning::for_process(const CpuFeatures& cpu) {
     std::vector<TuningRow> rows = builtin_tuning_rows();
     std::string file, note;
     const std::string path = tuning_file_path();
-    const bool named = std::getenv("SKN_TUNING_FILE") != nullptr;
-    if (!path.empty()) {
-        std::ifstream in(path);
-        if (!in) {
-            note = named ? fmt::format("SKN_TUNING_FILE {} cannot be read; the built-in table decides", path)
-                         : fmt::format("no tuning file at {} (skn tune writes one); the built-in table decides", path);
-            if (named) log_warn("{}", note);
+    const bool named = std::getenv("SKN_TUNING_FILE") != nullptr && *std::getenv("SKN_TUNING_FILE") != 0;
+    std::string text, why;
+    bool missing = false;
+    if (path.empty()) {
+        note = "no tuning file: neither SKN_TUNING_FILE, XDG_CONFIG_HOME nor HOME is set; the built-in table decides";
+    } else if (!read_tuning_text(path, &text, &why, &missing)) {
+        if (missing && !named) {
+            note = fmt::format("no tuning file at {} (skn tune writes one); the built-in table decides", path);
         } else {
-            std::stringstream text;
-            text << in.rdbuf();
-            std::string why;
-            try {
-                std::vector<TuningRow> from_file = parse_tuning_file(text.str(), path, cpu, &why);
-                if (!why.empty()) {
-                    note = why + "; the built-in table decides";
-                    log_warn("tuning: {}", note);
-                } else {
-                    // Pinned to this exact core: a file row beats every built-in one.
-                    for (TuningRow& r : from_file) {
-                        r.core = CoreMatch{intern(cpu.vendor), cpu.family, cpu.model, cpu.model};
-                        rows.push_back(std::move(r));
-                    }
-                    file = path;
-                    log_info("tuning: read {} ({} rows)", path, from_file.size());
-                }
-            } catch (const Error& e) {
-                note = fmt::format("{} ignored: {}", path, e.what());
+            note = fmt::format("{}{}; the built-in table decides", named ? "SKN_TUNING_FILE: " : "", why);
+            log_warn("tuning: {}", note);
+        }
+    } else {
+        try {
+            std::vector<TuningRow> from_file = parse_tuning_file(text, path, cpu, &why);
+            if (!why.empty()) {
+                note = why + "; the built-in table decides";
                 log_warn("tuning: {}", note);
+            } else {
+                // Pinned to this exact core (the cpu line said it is this one).
+                for (TuningRow& r : from_file) {
+                    r.core = CoreMatch{intern(cpu.vendor), cpu.family, cpu.model, cpu.model};
+                    rows.push_back(std::move(r));
+                }
+                file = path;
+                log_info("tuning: read {} ({} rows)", path, from_file.size());
             }
+        } catch (const Error& e) {
+            note = fmt::format("{} ignored: {}; the built-in table decides", path, e.what());
+            log_warn("tuning: {}", note);
         }
     }
     Tuning t(std::move(rows), cpu);
     t.file_ = file;
     t.file_note_ = note;
-    if (const char* env = stream_env(); env != nullptr && std::strcmp(env, "auto") != 0 &&
-                                        (std::strcmp(env, "near") == 0 || std::strcmp(env, "far") == 0))
+    if (const char* env = stream_env(); env != nullptr && (std::strcmp(env, "near") == 0 || std::strcmp(env, "far") == 0)) {
         t.set(TuningChoice::Variant, "matmul_wt_*_ibm_*", std::strcmp(env, "far") == 0 ? "far" : "",
               fmt::format("SKN_STREAM={}", env));
+        t.rows_.back().evidence = "the SKN_STREAM environment variable (a benchmark knob)";
+        t.cores_.back() = "this process";
+    }
     return t;
 }
 

@@ -117,9 +117,11 @@ std::vector<TuningRow> parse_tuning_file(const std::string& text, const std::str
 // Refuses (SKN_E_INVALID_ARGUMENT, naming what is accepted) a value that
 // cannot be one of `c`'s: a variant is a word of [a-z0-9] or empty (the
 // plain kernel); tasks a positive row count; prefer "<FORMAT>/<rm|ibm>" for
-// a subject "<FORMAT>:<gemv|gemm>", the value's format the subject's or its
-// row-interleaved twin.
-void check_tuning_value(TuningChoice c, const std::string& subject, const std::string& value);
+// a subject "<FORMAT>:<gemv|gemm>", FORMAT in the subject a canonical format,
+// the value's format it or its row-interleaved twin. A prefer row's format
+// names are rewritten as skn spells them ("q4_0:gemv" -> "Q4_0:gemv"): the
+// lookup compares the subject literally.
+void check_tuning_value(TuningChoice c, std::string* subject, std::string* value);
 
 // SKN_STREAM (auto, near, far; a benchmark knob): near and far force the
 // plain or the "far" variant of every INPUT_BLOCK_MAJOR kernel that has one.
