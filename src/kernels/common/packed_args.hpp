@@ -29,18 +29,15 @@ namespace skn_core::kernels {
 using ScalarDecodeFn = void (*)(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
 
 struct PackedArgs {
-    FormatId format = FormatId::F32;  // the weight's (one function may serve several: exact)
-    int64_t block_elems = 0, block_bytes = 0;
-    ScalarDecodeFn scalar_decode = nullptr;  // for a kernel with no decoder of its own for the format
+    // What every packed kernel reads, first: the hot kernels' fields keep
+    // the offsets they had in the per-architecture structs this one
+    // replaced, and with them the code compiled for those kernels.
     const uint8_t* w = nullptr;       // block (0, 0) of the weight
     int64_t so = 0, sb = 0;           // bytes between blocks (o, b) and (o + 1, b) / (o, b + 1)
     int64_t bpr = 0;                  // weight blocks per row
-    int64_t out = 0, in = 0;          // the whole weight's output rows (a call covers some) and inputs
     int64_t n = 0;                    // activation rows
     const uint8_t* xq = nullptr;      // quantized activation rows (fast precision), xq_stride bytes apart
     size_t xq_stride = 0;
-    const float* xf = nullptr;        // float activation rows (exact precision), xf_stride floats apart
-    int64_t xf_stride = 0;
     const float* bias = nullptr;      // [out] or null
     float* y = nullptr;               // y[i, o] at y + i * y_stride + o
     int64_t y_stride = 0;
@@ -50,6 +47,13 @@ struct PackedArgs {
     // whether the few-row ROW_MAJOR walk prefetches the next row tile in
     // software (x86 q32). Never changes a result.
     bool row_tile_ahead = true;
+    // Dense and exact kernels read these too.
+    int64_t out = 0, in = 0;          // the whole weight's output rows (a call covers some) and inputs
+    const float* xf = nullptr;        // float activation rows (exact precision), xf_stride floats apart
+    int64_t xf_stride = 0;
+    FormatId format = FormatId::F32;  // the weight's (one function may serve several: exact)
+    int64_t block_elems = 0, block_bytes = 0;
+    ScalarDecodeFn scalar_decode = nullptr;  // for a kernel with no decoder of its own for the format
 };
 
 // A kernel over output rows out_begin .. out_end - 1 (MatmulKernelFn's

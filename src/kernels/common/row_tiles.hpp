@@ -45,6 +45,17 @@ constexpr bool descending_to_one() {
     return c[sizeof...(Cs) - 1] == 1;
 }
 
+// Whether the list after the widest width C is every width below it: then
+// any number of rows below C is a width, and what the widest tiles leave is
+// one tile.
+template <int C, int... Rest>
+constexpr bool every_width_below() {
+    constexpr int rest[] = {Rest..., 0};
+    for (std::size_t k = 0; k < sizeof...(Rest); ++k)
+        if (rest[k] != C - 1 - int(k)) return false;
+    return sizeof...(Rest) == std::size_t(C - 1);
+}
+
 // f(C, args...) for the first C of the list that fits `left` rows (the last
 // one, 1, always fits).
 template <int C, int... Rest, class F, class... A>
@@ -61,30 +72,105 @@ template <int C, int... Rest, class F, class... A>
 template <int... Cs>
 [[gnu::always_inline]] inline int row_tile_rows(int64_t left) {
     static_assert(row_tiles_detail::descending_to_one<Cs...>(), "row tiles: a descending list that ends in 1");
-    int rows = 1;
-    (void)((left >= Cs ? (rows = Cs, true) : false) || ...);
-    return rows;
-}
-
-// f(std::integral_constant<int, C>{}) for C = row_tile_rows<Cs...>(rows):
-// with `rows` a width of the list, that width.
-template <int... Cs, class F>
-[[gnu::always_inline]] inline void with_row_tile(int64_t rows, F&& f) {
-    static_assert(row_tiles_detail::descending_to_one<Cs...>(), "row tiles: a descending list that ends in 1");
-    row_tiles_detail::call_first_fitting<Cs...>(rows, f);
+    constexpr int widths[] = {Cs...};
+    if constexpr (row_tiles_detail::every_width_below<Cs...>()) {
+        return left < widths[0] ? int(left) : widths[0];
+    } else {
+        int rows = 1;
+        (void)((left >= Cs ? (rows = Cs, true) : false) || ...);
+        return rows;
+    }
 }
 
 namespace row_tiles_detail {
 
-// Whether the list after the widest width C is every width below it: then
-// the rows left after the widest tiles are one tile.
-template <int C, int... Rest>
-constexpr bool every_width_below() {
-    int next = C - 1;
-    for (int c : {Rest...})
-        if (c != next--) return false;
-    return next == 0;
+template <int C>
+using Width = std::integral_constant<int, C>;
+
+// A switch over the widths, the last one its default: what a hand-written
+// switch compiled to (a chain of comparisons gave other code around the
+// tiles). One specialization per list length.
+template <int... Cs>
+struct Switch {
+    static_assert(sizeof...(Cs) <= 6, "with_row_tile: lists of up to 6 widths (add a Switch for more)");
+};
+template <int A>
+struct Switch<A> {
+    template <class F, class... X>
+    [[gnu::always_inline]] static void call(int, F& f, X&&... x) { f(Width<A>{}, static_cast<X&&>(x)...); }
+};
+template <int A, int B>
+struct Switch<A, B> {
+    template <class F, class... X>
+    [[gnu::always_inline]] static void call(int rows, F& f, X&&... x) {
+        switch (rows) {
+            case A: f(Width<A>{}, static_cast<X&&>(x)...); break;
+            default: f(Width<B>{}, static_cast<X&&>(x)...); break;
+        }
+    }
+};
+template <int A, int B, int C>
+struct Switch<A, B, C> {
+    template <class F, class... X>
+    [[gnu::always_inline]] static void call(int rows, F& f, X&&... x) {
+        switch (rows) {
+            case A: f(Width<A>{}, static_cast<X&&>(x)...); break;
+            case B: f(Width<B>{}, static_cast<X&&>(x)...); break;
+            default: f(Width<C>{}, static_cast<X&&>(x)...); break;
+        }
+    }
+};
+template <int A, int B, int C, int D>
+struct Switch<A, B, C, D> {
+    template <class F, class... X>
+    [[gnu::always_inline]] static void call(int rows, F& f, X&&... x) {
+        switch (rows) {
+            case A: f(Width<A>{}, static_cast<X&&>(x)...); break;
+            case B: f(Width<B>{}, static_cast<X&&>(x)...); break;
+            case C: f(Width<C>{}, static_cast<X&&>(x)...); break;
+            default: f(Width<D>{}, static_cast<X&&>(x)...); break;
+        }
+    }
+};
+template <int A, int B, int C, int D, int E>
+struct Switch<A, B, C, D, E> {
+    template <class F, class... X>
+    [[gnu::always_inline]] static void call(int rows, F& f, X&&... x) {
+        switch (rows) {
+            case A: f(Width<A>{}, static_cast<X&&>(x)...); break;
+            case B: f(Width<B>{}, static_cast<X&&>(x)...); break;
+            case C: f(Width<C>{}, static_cast<X&&>(x)...); break;
+            case D: f(Width<D>{}, static_cast<X&&>(x)...); break;
+            default: f(Width<E>{}, static_cast<X&&>(x)...); break;
+        }
+    }
+};
+template <int A, int B, int C, int D, int E, int G>
+struct Switch<A, B, C, D, E, G> {
+    template <class F, class... X>
+    [[gnu::always_inline]] static void call(int rows, F& f, X&&... x) {
+        switch (rows) {
+            case A: f(Width<A>{}, static_cast<X&&>(x)...); break;
+            case B: f(Width<B>{}, static_cast<X&&>(x)...); break;
+            case C: f(Width<C>{}, static_cast<X&&>(x)...); break;
+            case D: f(Width<D>{}, static_cast<X&&>(x)...); break;
+            case E: f(Width<E>{}, static_cast<X&&>(x)...); break;
+            default: f(Width<G>{}, static_cast<X&&>(x)...); break;
+        }
+    }
+};
+
+}  // namespace row_tiles_detail
+
+// f(std::integral_constant<int, C>{}) for C = rows, a width of the list
+// (row_tile_rows picked it); any other value takes the last width, 1.
+template <int... Cs, class F, class... X>
+[[gnu::always_inline]] inline void with_row_tile(int rows, F&& f, X&&... x) {
+    static_assert(row_tiles_detail::descending_to_one<Cs...>(), "row tiles: a descending list that ends in 1");
+    row_tiles_detail::Switch<Cs...>::call(rows, f, static_cast<X&&>(x)...);
 }
+
+namespace row_tiles_detail {
 
 // The tiles after the widest: fewer than Prev rows are left, so C fits at
 // most once when Prev <= 2 C, else in a loop.
