@@ -24,11 +24,17 @@ def includes(path):
 
 
 def kernel_parts(rel):
-    """('x86_64', 'q32') for src/kernels/x86_64/q32/..., else None."""
+    """('x86_64', 'q32') for src/kernels/x86_64/q32/..., else None (kernels/ref, kernels/common too)."""
     p = rel.parts
-    if len(p) >= 4 and p[0] == "kernels" and p[1] not in ("ref",):
+    if len(p) >= 4 and p[0] == "kernels" and p[1] not in ("ref", "common"):
         return p[1], p[2]
     return None
+
+
+def shared_kernel_header(rel):
+    """Whether rel is an ISA-facing header of src/kernels/common/, which every
+    architecture's tier sources may include (its registration.hpp is not)."""
+    return rel.parts[:2] == ("kernels", "common") and rel.suffix == ".hpp" and rel.name != "registration.hpp"
 
 
 errors = []
@@ -53,14 +59,21 @@ for path in sorted(list(src.rglob("*.hpp")) + list(src.rglob("*.cpp")) + list(sr
             errors.append(f"{where}: the reference provider must not know an architecture")
         if kp is not None and inc.startswith("kernels/"):
             arch, family = kp
-            own = (f"kernels/{arch}/{family}/", f"kernels/{arch}/common/")
+            own = (f"kernels/{arch}/{family}/", f"kernels/{arch}/common/", "kernels/common/")
             if not inc.startswith(own) and family != "common":
-                errors.append(f"{where}: family {arch}/{family} may include only its own folder and {arch}/common")
-        if isa_facing and inc.endswith("/common/registration.hpp"):
-            errors.append(f"{where}: the registration helpers (dispatch) are for register.cpp, built without ISA flags")
-        if isa_facing and not (inc.startswith(f"kernels/{kp[0]}/") or inc in ISA_FACING_ALLOWED):
-            errors.append(f"{where}: code built with ISA flags reads only its family, {kp[0]}/common "
+                errors.append(f"{where}: family {arch}/{family} may include only its own folder, {arch}/common "
+                              "and kernels/common")
+        shared = rel.parts[:2] == ("kernels", "common")
+        if shared and inc.startswith("kernels/") and not inc.startswith("kernels/common/"):
+            errors.append(f"{where}: kernels/common is shared by every architecture and knows none")
+        if shared_kernel_header(rel) and not (inc.startswith("kernels/common/") or inc in ISA_FACING_ALLOWED):
+            errors.append(f"{where}: code built with ISA flags reads only kernels/common "
                           f"and {', '.join(ISA_FACING_ALLOWED)}")
+        if (isa_facing or shared_kernel_header(rel)) and inc.endswith("/common/registration.hpp"):
+            errors.append(f"{where}: the registration helpers (dispatch) are for register.cpp, built without ISA flags")
+        if isa_facing and not (inc.startswith((f"kernels/{kp[0]}/", "kernels/common/")) or inc in ISA_FACING_ALLOWED):
+            errors.append(f"{where}: code built with ISA flags reads only its family, {kp[0]}/common, "
+                          f"kernels/common and {', '.join(ISA_FACING_ALLOWED)}")
 
 for path in sorted((root / "capi").rglob("*.[ch]pp")):
     for n, inc in includes(path):

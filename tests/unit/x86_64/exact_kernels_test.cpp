@@ -548,11 +548,11 @@ TEST(ExactMatmul, NonFiniteActivationsStayInTheirRow) {
 TEST(ExactMatmul, AFormatWithoutADecoderIsAnErrorNotASilentNoWrite) {
     for (const Tier& t : kTiers) {
         if (!cpu_runs(t.isa)) continue;
-        const kx::ExactFn fn = t.isa == SKN_ISA_AVX2 ? kx::exact_matmul_avx2 : kx::exact_matmul_avx512;
+        const kernels::PackedKernelFn fn = t.isa == SKN_ISA_AVX2 ? kx::exact_matmul_avx2 : kx::exact_matmul_avx512;
         for (int64_t n : {int64_t(1), int64_t(kx::kExactBatchedMinN)}) {
             std::vector<float> x(size_t(n) * 32, 1.0f), y(size_t(n) * 2, 0.0f);
             std::vector<uint8_t> w(2 * 32 * 4, 0);
-            kx::ExactArgs a;
+            kernels::PackedArgs a;
             a.format = FormatId::F32;
             a.w = w.data();
             a.so = 32 * 4;
