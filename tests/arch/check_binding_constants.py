@@ -14,10 +14,9 @@
 #   check_binding_constants.py --self-test   a made-up header and bindings:
 #                                            a missing and an extra constant
 #                                            must be found, a match must pass
-import pathlib
 import re
-import sys
-import tempfile
+
+import tree_check
 
 # (enum prefix, binding file, how the file names an enumerator)
 BINDINGS = [
@@ -48,39 +47,24 @@ def check(root):
     return errors
 
 
-def self_test():
-    header = ("typedef enum skn_format {\n SKN_FORMAT_INVALID = -1,\n SKN_FORMAT_F32 = 0,\n SKN_FORMAT_Q4_0 = 2\n} f;\n"
-              "typedef enum skn_isa {\n SKN_ISA_SCALAR = 0,\n SKN_ISA_AVX2 = 1\n} i;\n")
-    go_formats = "FormatF32 Format = C.SKN_FORMAT_F32\nFormatQ4_0 Format = C.SKN_FORMAT_Q4_0\n"
-    go_isa = "ISAScalar ISA = C.SKN_ISA_SCALAR\nISAAVX2 ISA = C.SKN_ISA_AVX2\n"
-    rust = "F32 = Format(sys::SKN_FORMAT_F32);\nQ4_0 = Format(sys::SKN_FORMAT_Q4_0);\nsys::SKN_FORMAT_INVALID\n"
-    cases = [  # (go formats, go ISAs, rust, what must be found or None)
-        (go_formats, go_isa, rust, None),
-        (go_formats, "ISAScalar ISA = C.SKN_ISA_SCALAR\n", rust, "cpu.go: no constant for SKN_ISA_AVX2"),
-        (go_formats, go_isa, "F32 = Format(sys::SKN_FORMAT_F32);\n", "format.rs: no constant for SKN_FORMAT_Q4_0"),
-        (go_formats + "X Format = C.SKN_FORMAT_Q9_9\n", go_isa, rust, "SKN_FORMAT_Q9_9 is not an enumerator"),
+SELF_TEST_HEADER = ("typedef enum skn_format {\n SKN_FORMAT_INVALID = -1,\n SKN_FORMAT_F32 = 0,\n SKN_FORMAT_Q4_0 = 2\n} f;\n"
+                    "typedef enum skn_isa {\n SKN_ISA_SCALAR = 0,\n SKN_ISA_AVX2 = 1\n} i;\n")
+SELF_TEST_GO_FORMATS = "FormatF32 Format = C.SKN_FORMAT_F32\nFormatQ4_0 Format = C.SKN_FORMAT_Q4_0\n"
+SELF_TEST_GO_ISA = "ISAScalar ISA = C.SKN_ISA_SCALAR\nISAAVX2 ISA = C.SKN_ISA_AVX2\n"
+SELF_TEST_RUST = "F32 = Format(sys::SKN_FORMAT_F32);\nQ4_0 = Format(sys::SKN_FORMAT_Q4_0);\nsys::SKN_FORMAT_INVALID\n"
+
+
+def self_test_cases():
+    def tree(formats=SELF_TEST_GO_FORMATS, isas=SELF_TEST_GO_ISA, rust=SELF_TEST_RUST):
+        return {"include/skn/skn.h": SELF_TEST_HEADER, BINDINGS[0][1]: formats, BINDINGS[1][1]: isas,
+                BINDINGS[2][1]: rust}
+    return [
+        (tree(), None),
+        (tree(isas="ISAScalar ISA = C.SKN_ISA_SCALAR\n"), "cpu.go: no constant for SKN_ISA_AVX2"),
+        (tree(rust="F32 = Format(sys::SKN_FORMAT_F32);\n"), "format.rs: no constant for SKN_FORMAT_Q4_0"),
+        (tree(formats=SELF_TEST_GO_FORMATS + "X Format = C.SKN_FORMAT_Q9_9\n"), "SKN_FORMAT_Q9_9 is not an enumerator"),
     ]
-    failures = 0
-    for formats, isas, rs, want in cases:
-        with tempfile.TemporaryDirectory() as d:
-            root = pathlib.Path(d)
-            for rel, text in (("include/skn/skn.h", header), (BINDINGS[0][1], formats), (BINDINGS[1][1], isas),
-                              (BINDINGS[2][1], rs)):
-                (root / rel).parent.mkdir(parents=True, exist_ok=True)
-                (root / rel).write_text(text, encoding="utf-8")
-            errors = check(root)
-            if (want is None and errors) or (want is not None and not any(want in e for e in errors)):
-                print(f"self-test: expected {want!r}, drew {errors}")
-                failures += 1
-    print(f"binding constants self-test: {len(cases)} case(s), {failures} failure(s)")
-    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--self-test":
-        sys.exit(self_test())
-    errors = check(pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve())
-    for e in errors:
-        print(e)
-    print(f"binding constants: {len(errors)} mismatch(es)")
-    sys.exit(1 if errors else 0)
+    tree_check.main(check, self_test_cases(), "binding constants")

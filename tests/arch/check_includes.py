@@ -10,10 +10,9 @@
 #   check_includes.py --self-test   check small made-up trees, one per rule:
 #                                   each must fail with its message, and a
 #                                   clean one must pass
-import pathlib
 import re
-import sys
-import tempfile
+
+import tree_check
 
 # The folders of src/, bottom to top: the one list the arrows are derived
 # from. A file may include its own folder and the folders of lower layers;
@@ -147,7 +146,8 @@ def check(root):
 
 
 # The self-test: (file, its text, the message it must draw, or None for a
-# file that must pass). Each case is checked in a tree of its own.
+# file that must pass). Each case is checked in a tree of its own, beside a
+# small ISA table.
 ISA_TABLE = ('SKN_ISA_ROW(SKN_ISA_SCALAR, scalar, any, 0, "", true)\n'
              'SKN_ISA_ROW(SKN_ISA_AVX2, avx2, x86_64, 1, "-mavx2", f.avx2)\n'
              'SKN_ISA_ROW(SKN_ISA_NEON, neon, aarch64, 1, "-march=armv8-a", f.neon)\n')
@@ -188,32 +188,10 @@ SELF_TEST_CASES = [
 ]
 
 
-def self_test():
-    failures = 0
-    for path, text, want in SELF_TEST_CASES:
-        with tempfile.TemporaryDirectory() as d:
-            root = pathlib.Path(d)
-            for folder in ("src/runtime", "capi", "tools"):
-                (root / folder).mkdir(parents=True, exist_ok=True)
-            (root / "src/runtime/isa_table.def").write_text(ISA_TABLE, encoding="utf-8")
-            (root / path).parent.mkdir(parents=True, exist_ok=True)
-            (root / path).write_text(text + "\n", encoding="utf-8")
-            errors = check(root)
-            if want is None and errors:
-                print(f"self-test: {path} with {text!r} must pass, drew: {errors}")
-                failures += 1
-            elif want is not None and not any(want in e for e in errors):
-                print(f"self-test: {path} with {text!r} must draw \"{want}\", drew: {errors}")
-                failures += 1
-    print(f"include graph self-test: {len(SELF_TEST_CASES)} case(s), {failures} failure(s)")
-    return 1 if failures else 0
+def self_test_cases():
+    base = {"src/runtime/isa_table.def": ISA_TABLE}
+    return [(dict(base, **{path: text}), want) for path, text, want in SELF_TEST_CASES]
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--self-test":
-        sys.exit(self_test())
-    errors = check(pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve())
-    for e in errors:
-        print(e)
-    print(f"include graph: {len(errors)} violation(s)")
-    sys.exit(1 if errors else 0)
+    tree_check.main(check, self_test_cases(), "include graph")

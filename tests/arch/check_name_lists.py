@@ -25,10 +25,9 @@
 #   check_name_lists.py ROOT          check the tree at ROOT
 #   check_name_lists.py --self-test   made-up files: each kind of list must
 #                                     be found, and rows and pairs must not
-import pathlib
 import re
-import sys
-import tempfile
+
+import tree_check
 
 TABLES = ("src/formats/facts.hpp", "src/runtime/isa_table.def")
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".inc", ".def", ".h", ".c"}
@@ -160,27 +159,10 @@ SELF_TEST_CASES = [
 ]
 
 
-def self_test():
-    failures = 0
-    for text, want in SELF_TEST_CASES:
-        with tempfile.TemporaryDirectory() as d:
-            root = pathlib.Path(d)
-            for rel, content in ((TABLES[0], SELF_TEST_FACTS), (TABLES[1], SELF_TEST_ISA), ("src/x/a.cpp", text)):
-                (root / rel).parent.mkdir(parents=True, exist_ok=True)
-                (root / rel).write_text(content + "\n", encoding="utf-8")
-            errors = check(root)
-            if (want is None and errors) or (want is not None and not any(want in e for e in errors)):
-                print(f"self-test: {text!r} should {'pass' if want is None else 'draw ' + repr(want)}, drew: {errors}")
-                failures += 1
-    print(f"name lists self-test: {len(SELF_TEST_CASES)} case(s), {failures} failure(s)")
-    return 1 if failures else 0
+def self_test_cases():
+    return [({TABLES[0]: SELF_TEST_FACTS, TABLES[1]: SELF_TEST_ISA, "src/x/a.cpp": text}, want)
+            for text, want in SELF_TEST_CASES]
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--self-test":
-        sys.exit(self_test())
-    errors = check(pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve())
-    for e in errors:
-        print(e)
-    print(f"hand-kept name lists: {len(errors)} found")
-    sys.exit(1 if errors else 0)
+    tree_check.main(check, self_test_cases(), "hand-kept name lists")
