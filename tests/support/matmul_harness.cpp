@@ -136,7 +136,7 @@ const Kernel* find_kernel(FormatId weight, LayoutClass layout, FormatId activati
 std::vector<FormatId> q32_formats() {
     std::vector<FormatId> ids;
     for (const FormatTraits& f : all_formats()) {
-        if (!f.block_quantized || f.block_elems != 32) continue;
+        if (!f.block_quantized || f.block_elems != 32 || f.interleaved()) continue;
         for (const Kernel& k : default_registry().kernels())
             if (k.key.weight == f.id && k.key.isa != SKN_ISA_SCALAR && k.key.activation != FormatId::F32) {
                 ids.push_back(f.id);

@@ -49,8 +49,9 @@ struct BothOrders {
 };
 
 // The 32-element block formats that have a SIMD kernel with quantized
-// activations (the q32 kernel family, on either architecture), in format
-// table order: its tests' format parameter. Read from the registry, so a
+// activations (the q32 kernel family, on either architecture; not the
+// row-interleaved ones, whose tests are their own), in format table order:
+// its tests' format parameter. Read from the registry, so a
 // format the family registers is tested by being registered; empty where
 // the provider has no SIMD kernels.
 std::vector<FormatId> q32_formats();
