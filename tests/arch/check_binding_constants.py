@@ -15,8 +15,10 @@
 #                                            a missing and an extra constant
 #                                            must be found, a match must pass
 import re
+import sys
 
-import tree_check
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import tree_check  # noqa: E402  (tests/arch/tree_check.py)
 
 # (enum prefix, binding file, how the file names an enumerator)
 BINDINGS = [

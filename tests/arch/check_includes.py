@@ -11,8 +11,10 @@
 #                                   each must fail with its message, and a
 #                                   clean one must pass
 import re
+import sys
 
-import tree_check
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import tree_check  # noqa: E402  (tests/arch/tree_check.py)
 
 # The folders of src/, bottom to top: the one list the arrows are derived
 # from. A file may include its own folder and the folders of lower layers;

@@ -26,8 +26,10 @@
 #   check_name_lists.py --self-test   made-up files: each kind of list must
 #                                     be found, and rows and pairs must not
 import re
+import sys
 
-import tree_check
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import tree_check  # noqa: E402  (tests/arch/tree_check.py)
 
 TABLES = ("src/formats/facts.hpp", "src/runtime/isa_table.def")
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".inc", ".def", ".h", ".c"}
