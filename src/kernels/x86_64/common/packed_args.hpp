@@ -2,7 +2,8 @@
 // What a packed-weight kernel reads, as a plain struct: the ISA translation
 // units see only this (no library inline function is compiled with wider ISA
 // flags), and the flag-free registration code fills it from MatmulArgs.
-// Shared by the K-quant, NVFP4 and ternary families.
+// Shared by the families whose kernels read packed blocks with integer
+// activations: q32, superblock, grid, nvfp4 and low_bit.
 #pragma once
 
 #include <cstddef>

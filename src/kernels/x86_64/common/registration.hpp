@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "dispatch/kernel.hpp"
+#include "runtime/isa.hpp"
 
 namespace skn_core::kernels::x86_64 {
 
@@ -19,7 +20,8 @@ namespace skn_core::kernels::x86_64 {
 constexpr int64_t kFewRowsPerTask = 512;
 
 inline void take_few_row_tasks(Kernel& k, int64_t rows = kFewRowsPerTask) {
-    if (k.key.isa != SKN_ISA_AVX512 && k.key.isa != SKN_ISA_AVX512_VNNI) return;
+    // The AVX-512 tiers: those ranked at or above it (runtime/isa_table.def).
+    if (!isa_allows(k.key.isa, SKN_ISA_AVX512)) return;
     k.few_rows_per_task = rows;
     k.few_rows_max_n = 8;
 }
