@@ -96,22 +96,26 @@ void run_group(const PackedArgs& a, ExactDecodeFn dec, int64_t o0, int64_t o1, i
     }
 }
 
-}  // namespace
-
-ExactDecodeFn exact_decoder_neon(FormatId format) {
-    switch (format) {
-        case FormatId::Q8_0: return decode_span<DecQ8_0>;
-        case FormatId::Q4_0: return decode_span<DecQ4_0>;
-        case FormatId::Q4_1: return decode_span<DecQ4_1>;
-        case FormatId::Q5_0: return decode_span<DecQ5_0>;
-        case FormatId::Q5_1: return decode_span<DecQ5_1>;
-        case FormatId::IQ4_NL: return decode_span<DecIQ4_NL>;
-        case FormatId::Q4_K: return decode_span<DecQ4_K>;
-        case FormatId::Q5_K: return decode_span<DecQ5_K>;
-        case FormatId::Q6_K: return decode_span<DecQ6_K>;
-        default: return nullptr;
+// The NEON decoder of `format`, or null: the formats of facts.hpp's table
+// walked at compile time, each with a Dec<FormatId> specialization served.
+template <size_t I>
+ExactDecodeFn decoder_from(FormatId format) {
+    if constexpr (I == std::size(kFormatFacts)) {
+        return nullptr;
+    } else {
+        constexpr FormatId id = kFormatFacts[I].id;
+        if constexpr (kHasNeonDecoder<id>) {
+            static_assert(Dec<id>::kElems == kFormatFacts[I].block_elems,
+                          "a NEON decoder's block size differs from formats/facts.hpp");
+            if (format == id) return decode_span<Dec<id>>;
+        }
+        return decoder_from<I + 1>(format);
     }
 }
+
+}  // namespace
+
+ExactDecodeFn exact_decoder_neon(FormatId format) { return decoder_from<0>(format); }
 
 void exact_matmul_neon(const PackedArgs& a, int64_t out_begin, int64_t out_end) {
     const ExactDecodeFn dec = exact_decoder_neon(a.format);

@@ -26,13 +26,6 @@
 
 namespace skn_core::kernels::x86_64 {
 
-// The formats both tiers decode: every block format.
-constexpr FormatId kExactFormats[] = {
-    FormatId::Q4_0,  FormatId::Q4_1,  FormatId::Q5_0,   FormatId::Q5_1,   FormatId::Q8_0,  FormatId::Q8_1,
-    FormatId::Q2_K,  FormatId::Q3_K,  FormatId::Q4_K,   FormatId::Q5_K,   FormatId::Q6_K,  FormatId::Q8_K,
-    FormatId::IQ4_NL, FormatId::IQ4_XS, FormatId::TQ1_0, FormatId::TQ2_0, FormatId::I2_S, FormatId::MXFP4,
-    FormatId::NVFP4, FormatId::Q1_0,  FormatId::Q2_0,   FormatId::IQ2_XXS, FormatId::IQ2_XS, FormatId::IQ2_S,
-    FormatId::IQ3_XXS, FormatId::IQ3_S, FormatId::IQ1_S, FormatId::IQ1_M, FormatId::I2_S_G64};
 
 // From this many activation rows on, the batched path (output rows in the
 // lanes) runs; below it the small-n path (input elements in the lanes).
@@ -42,9 +35,10 @@ constexpr int kExactBatchedMinN = 4;
 using ExactDecodeFn = void (*)(const uint8_t* src, int64_t block_stride, int64_t nblocks, float tensor_scale,
                                float* dst);
 
-// One kernel per tier for every format of kExactFormats; any other format is
-// a programming error reported through exact_unknown_format, never a silent
-// no-write of y.
+// One kernel per tier for every block format of formats/facts.hpp but the
+// row-interleaved ones (each has a decoder in exact/decode.inc); any other
+// format is a programming error reported through exact_unknown_format, never
+// a silent no-write of y.
 void exact_matmul_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 void exact_matmul_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Registers the exact-precision kernels (exact/<isa>.cpp) for every block
-// format both tiers decode, in both block orders. Built without ISA flags: it
+// format that is not row-interleaved, in both block orders. Built without ISA flags: it
 // fills the plain PackedArgs from MatmulArgs; the kernel bodies run only once
 // the registry has checked the CPU.
 #include "kernels/common/registration.hpp"
@@ -25,14 +25,15 @@ void register_exact_kernels(Registry& r) {
     const auto add = [&r](FormatId f, skn_isa isa, MatmulKernelFn fn) {
         kernels::add_both_orders(r, kernels::blocked_kernel(f, FormatId::F32, isa, fn, 128, kNeedsFloat));
     };
-    // The list is data, not a call into the ISA translation units, which
-    // must not run before the registry has checked the CPU.
-    for (const FormatId id : kx::kExactFormats) {
-        const FormatTraits* f = find_format(id);
-        if (f == nullptr || !f->block_quantized)
-            fail(SKN_E_INTERNAL, "exact kernels list unknown format {}", static_cast<int32_t>(id));
-        add(f->id, SKN_ISA_AVX2, packed_entry<kx::exact_matmul_avx2>);
-        add(f->id, SKN_ISA_AVX512, packed_entry<kx::exact_matmul_avx512>);
+    // Every block format of the format table but the row-interleaved ones
+    // (which run the reference kernel until their own kernels come): the
+    // tiers decode each one (exact/driver.inc walks the same table). The table
+    // is data, not a call into the ISA translation units, which must not run
+    // before the registry has checked the CPU.
+    for (const FormatTraits& f : all_formats()) {
+        if (!f.block_quantized || f.interleaved()) continue;
+        add(f.id, SKN_ISA_AVX2, packed_entry<kx::exact_matmul_avx2>);
+        add(f.id, SKN_ISA_AVX512, packed_entry<kx::exact_matmul_avx512>);
     }
 }
 
