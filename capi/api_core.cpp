@@ -6,6 +6,7 @@
 #include <string>
 #include "dispatch/kernel.hpp"
 #include "runtime/cpu.hpp"
+#include "runtime/isa.hpp"
 #include "runtime/log.hpp"
 
 using skn_core::capi::guarded;
@@ -47,6 +48,19 @@ SKN_API const char* skn_isa_name(skn_isa isa) {
     // Validate the caller's integer before it becomes an enum (see raw_enum).
     const int64_t raw = skn_core::capi::raw_enum(isa);
     return skn_core::isa_name(raw);
+}
+
+SKN_API int32_t skn_isa_count(void) { return static_cast<int32_t>(skn_core::isa_table().size()); }
+
+SKN_API int32_t skn_isa_at(int32_t index) {
+    const auto table = skn_core::isa_table();
+    if (index < 0 || size_t(index) >= table.size()) return -1;
+    return static_cast<int32_t>(table[size_t(index)].isa);
+}
+
+SKN_API int skn_cpu_runs_isa(skn_isa isa) {
+    const skn_core::IsaInfo* i = skn_core::find_isa(skn_core::capi::raw_enum(isa));
+    return i != nullptr && skn_core::cpu_runs(i->isa) ? 1 : 0;
 }
 
 SKN_API skn_status skn_set_log_callback(skn_log_level level, skn_log_fn fn, void* user) {

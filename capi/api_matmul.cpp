@@ -8,7 +8,7 @@
 
 #include "dispatch/matmul.hpp"
 #include "dispatch/matmul_id.hpp"
-#include "layout/orientation.hpp"
+#include "formats/orientation.hpp"
 #include "layout/prepack.hpp"
 #include "runtime/isa.hpp"
 

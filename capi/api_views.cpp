@@ -5,7 +5,7 @@
 #include "capi/guard.hpp"
 #include "capi/handles.hpp"
 #include "runtime/checked.hpp"
-#include "layout/orientation.hpp"
+#include "formats/orientation.hpp"
 #include "layout/prepack.hpp"
 #include "formats/codecs.hpp"
 #include "layout/relayout.hpp"

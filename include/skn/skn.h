@@ -362,6 +362,20 @@ SKN_API const char* skn_cpu_id(void);
  * "unknown". The names are the ones SKN_ISA accepts. */
 SKN_API const char* skn_isa_name(skn_isa isa);
 
+/* The number of tiers skn knows (of every architecture, scalar included),
+ * and the i-th of them (0 <= i < count): scalar first, then each
+ * architecture's tiers from its lowest rank up, so a program lists the
+ * tiers (with skn_isa_name) without naming them. skn_isa_at returns -1 for
+ * an index out of range. Never fail. */
+SKN_API int32_t skn_isa_count(void);
+SKN_API int32_t skn_isa_at(int32_t index);
+
+/* 1 when this CPU and operating system run kernels of tier `isa` (SCALAR:
+ * always), else 0: also for a tier of another architecture and a value that
+ * is no tier. A CPU need not run every tier ranked below its best (an
+ * AVX-512 CPU may lack AVX-VNNI). Never fails. */
+SKN_API int skn_cpu_runs_isa(skn_isa isa);
+
 /* ===== 5. Scopes and views: packed weights and their block order ========= */
 /* A weight [out, in] in a block format is a grid of out x (in / block_elems)
  * blocks. Files, quantizers and the ternary codec hold it ROW_MAJOR: block

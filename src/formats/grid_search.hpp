@@ -47,8 +47,6 @@ public:
         return {neighbours_.data() + at + 1, neighbours_[size_t(at)]};
     }
 
-    size_t memory_bytes() const { return map_.size() * sizeof(int32_t) + neighbours_.size() * sizeof(uint16_t); }
-
 private:
     std::span<const uint16_t> points_;
     // Indexed by packed levels: >= 0 a lattice index; < 0 -(offset + 1) of a

@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "layout/orientation.hpp"
+#include "formats/orientation.hpp"
 #include "runtime/checked.hpp"
 #include "runtime/error.hpp"
 #include "runtime/pool_cache.hpp"

@@ -57,7 +57,6 @@ public:
     uint64_t current_written() const { return written_; }
     size_t tensor_count() const { return tensors_.size(); }
     uint64_t file_size() const { return file_size_; }
-    const std::string& temporary_path() const { return tmp_; }
 
 private:
     void start(const Writer& writer);

@@ -3,7 +3,7 @@
 
 #include <fmt/format.h>
 
-#include "layout/orientation.hpp"
+#include "formats/orientation.hpp"
 #include "runtime/checked.hpp"
 #include "runtime/error.hpp"
 

@@ -5,7 +5,9 @@
 // never ranks (NEON = 16 must not read as "above AVX-512").
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
 
 #include "skn/skn.h"
@@ -33,8 +35,25 @@ inline constexpr IsaInfo kTable[] = {
 };
 }  // namespace isa_detail
 
-// Every tier, scalar first.
+// Every tier, scalar first, then each architecture's tiers by rank (the
+// order skn_isa_at lists them in).
 constexpr std::span<const IsaInfo> isa_table() { return isa_detail::kTable; }
+
+namespace isa_detail {
+constexpr bool rows_in_listing_order() {
+    if (kTable[0].arch != Arch::Any || kTable[0].rank != 0) return false;
+    for (size_t i = 1; i < std::size(kTable); ++i) {
+        const IsaInfo &prev = kTable[i - 1], &row = kTable[i];
+        if (row.arch == Arch::Any) return false;
+        if (row.arch == prev.arch ? row.rank <= prev.rank : row.rank != 1) return false;
+        for (size_t j = 1; j + 1 < i; ++j)  // an architecture's rows stand together
+            if (kTable[j].arch == row.arch && prev.arch != row.arch) return false;
+    }
+    return true;
+}
+}  // namespace isa_detail
+static_assert(isa_detail::rows_in_listing_order(),
+              "runtime/isa_table.def: scalar first, then each architecture's rows together, by increasing rank");
 
 // The row of `isa`, or null for a value that is no tier.
 constexpr const IsaInfo* find_isa(int64_t raw) {

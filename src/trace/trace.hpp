@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Trace sink: where adapter / kernel / fallback events go. A conversion is
-// never silent (rule 3): whoever moves blocks emits an adapter event here.
+// never silent (rule 3): whoever moves blocks emits an adapter event here
+// (layout/prepack.cpp), whoever runs a kernel its kernel or fallback event
+// (dispatch/). It knows no format, layout or kernel: it sits below them.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
-#include <string>
 
-#include "formats/format.hpp"
-#include "layout/block_order.hpp"
 #include "skn/skn.h"
 
 namespace skn_core {
@@ -22,15 +21,6 @@ struct TraceSink {
         if (fn != nullptr) fn(&e, user);
     }
 };
-
-// An adapter (a conversion). `subject` names what was converted and where
-// the copy went (the tensor's name when known, the scope), so an engine can
-// tell which weight it is. With no sink set the event still goes to the
-// library log at DEBUG: a conversion is never silent (rule 3).
-// A change of encoding (a row-interleaved format and its canonical twin)
-// names both formats; a prepack passes the same format twice.
-void emit_adapter(const TraceSink& sink, const FormatTraits& from_format, const FormatTraits& to_format,
-                  BlockOrder from, BlockOrder to, uint64_t bytes, int64_t nanoseconds, const std::string& subject);
 
 class Stopwatch {
 public:

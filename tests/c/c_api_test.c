@@ -162,6 +162,27 @@ static void test_cpu(void) {
     CHECK(features != NULL);
     CHECK(strncmp(features, "x86-64:", 7) == 0 || strncmp(features, "aarch64:", 8) == 0 ||
           strncmp(features, "portable build", 14) == 0);
+
+    /* The tier list: scalar first, every tier once and named, both
+     * architectures' tiers in it; the best tier among those the CPU runs,
+     * and no tier of the other architecture runs. */
+    const int32_t ntiers = skn_isa_count();
+    CHECK(ntiers >= 10);
+    CHECK(skn_isa_at(0) == SKN_ISA_SCALAR && skn_isa_at(-1) == -1 && skn_isa_at(ntiers) == -1);
+    int best_listed = 0, avx2_listed = 0, neon_listed = 0;
+    for (int32_t i = 0; i < ntiers; ++i) {
+        const skn_isa t = (skn_isa)skn_isa_at(i);
+        CHECK(strcmp(skn_isa_name(t), "unknown") != 0);
+        for (int32_t j = 0; j < i; ++j) CHECK(skn_isa_at(j) != (int32_t)t);
+        best_listed |= t == isa;
+        avx2_listed |= t == SKN_ISA_AVX2;
+        neon_listed |= t == SKN_ISA_NEON;
+    }
+    CHECK(best_listed && avx2_listed && neon_listed);
+    CHECK(skn_cpu_runs_isa(isa) == 1 && skn_cpu_runs_isa(SKN_ISA_SCALAR) == 1);
+    CHECK(skn_cpu_runs_isa((skn_isa)77) == 0 && skn_cpu_runs_isa((skn_isa)5) == 0);
+    if (strncmp(features, "x86-64:", 7) == 0) CHECK(skn_cpu_runs_isa(SKN_ISA_NEON) == 0);
+    if (strncmp(features, "aarch64:", 8) == 0) CHECK(skn_cpu_runs_isa(SKN_ISA_AVX2) == 0);
     switch (isa) {
         case SKN_ISA_AVX512_VNNI: CHECK(strstr(features, " avx512vnni") != NULL); /* fall through */
         case SKN_ISA_AVX512: CHECK(strstr(features, " avx512bw") != NULL); /* fall through */

@@ -199,21 +199,11 @@ static void check_against_f64(const struct problem* p, const float* decoded, con
         }
 }
 
-/* Every x86-64 or aarch64 tier up to what this CPU has (values rank within
- * an architecture), scalar first. */
+/* Every tier this CPU runs, scalar first (skn_isa_at lists the table). */
 static int caps_of_this_machine(skn_isa* caps) {
     int n = 0;
-    caps[n++] = SKN_ISA_SCALAR;
-    const skn_isa best = skn_cpu_isa();
-#if defined(__x86_64__)
-    const skn_isa arch[] = {SKN_ISA_AVX2, SKN_ISA_AVX_VNNI, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI};
-#elif defined(__aarch64__)
-    const skn_isa arch[] = {SKN_ISA_NEON, SKN_ISA_NEON_DOTPROD, SKN_ISA_NEON_I8MM, SKN_ISA_SVE, SKN_ISA_SVE2};
-#else
-    const skn_isa arch[] = {SKN_ISA_SCALAR};
-#endif
-    for (size_t i = 0; i < sizeof arch / sizeof arch[0]; ++i)
-        if (arch[i] != SKN_ISA_SCALAR && arch[i] <= best) caps[n++] = arch[i];
+    for (int32_t i = 0; i < skn_isa_count(); ++i)
+        if (skn_cpu_runs_isa((skn_isa)skn_isa_at(i))) caps[n++] = (skn_isa)skn_isa_at(i);
     return n;
 }
 
@@ -400,7 +390,7 @@ int main(void) {
     struct trace_state tr;
     memset(&tr, 0, sizeof tr);
     CHECK(skn_context_set_trace(ctx, on_trace, &tr) == SKN_OK);
-    skn_isa caps[8];
+    skn_isa caps[32];
     const int ncaps = caps_of_this_machine(caps);
     const skn_format formats[] = {SKN_FORMAT_Q4_0, SKN_FORMAT_Q8_0, SKN_FORMAT_Q4_K, SKN_FORMAT_Q6_K,
                                   SKN_FORMAT_IQ4_NL, SKN_FORMAT_F32, SKN_FORMAT_F16};

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Fuzz one of skn's readers with libFuzzer for a while: build the target
 # with clang (ASan + UBSan, coverage on the readers' slice of the core:
-# tests/fuzz/CMakeLists.txt) in its own build
-# directory, write the seeds, replay the committed corpus once, then fuzz.
+# tests/fuzz/CMakeLists.txt; -g1, line tables, enough for a report's stack)
+# in its own build directory, write the seeds, replay the committed corpus
+# once, then fuzz. (The ASan build cannot hold the targets: it is gcc's, and
+# libFuzzer and its coverage instrumentation are clang's.)
 #
 #   tests/fuzz/run_fuzz.sh TARGET [SECONDS]      TARGET: gguf or imatrix; SECONDS default 60
 #
@@ -36,6 +38,7 @@ sanitize="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-rec
 cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
   -DSKN_BUILD_FUZZ=ON -DSKN_BUILD_BENCH=OFF -DSKN_BUILD_TOOLS=OFF \
   -DCMAKE_C_FLAGS="$sanitize" -DCMAKE_CXX_FLAGS="$sanitize" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \

@@ -1083,6 +1083,9 @@ static void case_errors_and_version(void) {
     CHECK(strcmp(skn_isa_name((skn_isa)-7), "unknown") == 0);
     CHECK(strcmp(skn_isa_name((skn_isa)1000), "unknown") == 0);
     CHECK(strlen(skn_isa_name(skn_cpu_isa())) > 0);
+    CHECK(skn_isa_at(-1) == -1 && skn_isa_at(skn_isa_count()) == -1 && skn_isa_at(INT32_MIN) == -1);
+    CHECK(skn_isa_count() > 0 && skn_isa_at(0) == SKN_ISA_SCALAR);
+    CHECK(skn_cpu_runs_isa((skn_isa)-7) == 0 && skn_cpu_runs_isa((skn_isa)1000) == 0);
     CHECK(skn_cpu_features() != NULL && skn_cpu_features() == skn_cpu_features()); /* static, built once */
     CHECK(skn_kernel_count() > 0 && skn_kernel_name(-1) == NULL && skn_kernel_name(skn_kernel_count()) == NULL);
     CHECK(skn_kernel_name(0) != NULL);
@@ -1875,6 +1878,7 @@ static const misuse_case k_cases[] = {
     {"open_options_misuse", case_open_options_misuse, "skn_gguf_open skn_gguf_open_memory skn_gguf_close"},
     {"errors_and_version", case_errors_and_version,
      "skn_last_error skn_status_name skn_version skn_version_string skn_isa_name skn_cpu_isa skn_cpu_features "
+     "skn_isa_count skn_isa_at skn_cpu_runs_isa "
      "skn_kernel_count "
      "skn_kernel_name skn_gguf_type_name"},
     {"quantize_misuse", case_quantize_misuse, "skn_quantized_size skn_quantize skn_dequantize"},

@@ -2,8 +2,6 @@
 #include "support/matmul_harness.hpp"
 
 #include <cmath>
-#include <map>
-#include <mutex>
 #include <random>
 #include <tuple>
 
@@ -11,6 +9,7 @@
 #include "fixtures/sample_weight.hpp"
 #include "formats/tensor_codec.hpp"
 #include "layout/prepack.hpp"
+#include "support/process_memo.hpp"
 #include "support/quantize_any.hpp"
 #include "support/rows_for.hpp"
 
@@ -28,25 +27,61 @@ bool decodes_to_sane_values(const FormatTraits& f, const uint8_t* block, float t
     return true;
 }
 
-// The quantized bytes of sample_weight(out, in, seed) in fmt, made once per
-// process: every kernel of a format is tested on the same weights, and
-// quantizing them (a grid format's quantizer searches its lattice per block)
-// costs far more than the kernel calls, above all under qemu.
-const std::vector<uint8_t>& sample_weight_quantized(const FormatTraits& fmt, int64_t out, int64_t in, uint64_t seed) {
-    using Key = std::tuple<FormatId, int64_t, int64_t, uint64_t>;
-    static std::mutex mutex;
-    static std::map<Key, std::vector<uint8_t>> made;  // node-based: references stay valid
-    const std::lock_guard<std::mutex> lock(mutex);
-    std::vector<uint8_t>& bytes = made[Key{fmt.id, out, in, seed}];
-    if (bytes.empty()) {
-        std::vector<float> w(size_t(out * in));
-        sample_weight(w.data(), out, in, seed);
-        if (fmt.tensor_trailer_bytes > 0)  // I2_S, either layout: a sign quantizer: give it ternary weights
-            for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
-        bytes.resize(quantized_size(fmt, out, in));
-        quantize_any(fmt, w.data(), out, in, bytes.data(), bytes.size());
+// A weight's ROW_MAJOR bytes and their decoded floats.
+struct MadeWeight {
+    std::vector<uint8_t> rm;
+    std::vector<float> decoded;
+};
+
+MadeWeight make_weight(const FormatTraits& fmt, int64_t out, int64_t in, uint64_t seed, bool random_blocks) {
+    MadeWeight m;
+    std::vector<float> w(size_t(out * in));
+    sample_weight(w.data(), out, in, seed);
+    if (fmt.tensor_trailer_bytes > 0)  // I2_S, either layout: a sign quantizer: give it ternary weights
+        for (float& v : w) v = v > 0.3f ? 0.5f : (v < -0.3f ? -0.5f : 0.0f);
+    m.rm.resize(quantized_size(fmt, out, in));
+    quantize_any(fmt, w.data(), out, in, m.rm.data(), m.rm.size());
+    if (random_blocks && fmt.block_quantized) {
+        // A row-interleaved format's random blocks are its canonical twin's
+        // (random canonical blocks, each sane, then interleaved): so every
+        // block decodes to sane values, and the twin holds the same weight.
+        const FormatTraits& canon = canonical_of(fmt);
+        std::vector<uint8_t> canonical(m.rm.size());
+        if (fmt.interleaved())
+            convert_rows(fmt, canon, m.rm.data(), m.rm.size(), canonical.data(), canonical.size(), out, in);
+        std::vector<uint8_t>& bytes = fmt.interleaved() ? canonical : m.rm;
+        // The per-tensor trailer (I2_S's scale) stays as the quantizer wrote it.
+        const int64_t shape[2] = {out, in};
+        const float tensor_scale =
+            make_view(bytes.data(), bytes.size(), canon, shape, 2, BlockOrder::RowMajor).tensor_scale;
+        std::mt19937_64 rng(seed * 7919 + 17);
+        // One row's share of a block is `ratio` canonical blocks (BF16_R16: 2 BF16 values).
+        const int64_t ratio = fmt.block_elems / canon.block_elems;
+        const size_t bb = size_t(canon.block_bytes);
+        for (int64_t blk = 0; blk < out * (in / fmt.block_elems) * ratio; ++blk) {
+            uint8_t* p = bytes.data() + size_t(blk) * bb;
+            do {
+                for (size_t i = 0; i < bb; ++i) p[i] = uint8_t(rng());
+            } while (!decodes_to_sane_values(canon, p, tensor_scale));
+        }
+        if (fmt.interleaved())
+            convert_rows(canon, fmt, canonical.data(), canonical.size(), m.rm.data(), m.rm.size(), out, in);
     }
-    return bytes;
+    m.decoded.resize(size_t(out * in));
+    dequantize_tensor(fmt, m.rm.data(), m.rm.size(), out, in, m.decoded.data(), m.decoded.size());
+    return m;
+}
+
+// Made once per process for each (format, shape, seed, random blocks): every
+// kernel of a format (orders, tiers, precisions: up to 14) is tested on the
+// same weights, and quantizing them (a grid format's quantizer searches its
+// lattice per block) and decoding them costs far more than the kernel calls,
+// above all under ASan and qemu.
+const MadeWeight& made_weight(const FormatTraits& fmt, int64_t out, int64_t in, uint64_t seed, bool random_blocks) {
+    static ProcessMemo<std::tuple<FormatId, int64_t, int64_t, uint64_t, bool>, MadeWeight> made;
+    random_blocks = random_blocks && fmt.block_quantized;
+    return made.get({fmt.id, out, in, seed, random_blocks},
+                    [&] { return make_weight(fmt, out, in, seed, random_blocks); });
 }
 
 }  // namespace
@@ -64,35 +99,12 @@ BothOrders::BothOrders(const FormatTraits& fmt, int64_t out, int64_t bpr, uint64
 
 TestWeight::TestWeight(const FormatTraits& fmt, int64_t o, int64_t bpr, LayoutClass cls, uint64_t seed,
                        bool random_blocks)
-    : f(&fmt), out(o) {
-    in = bpr * (fmt.block_quantized ? fmt.block_elems : 1) * (fmt.block_quantized ? 1 : 32);
-    rm = sample_weight_quantized(fmt, out, in, seed);
+    : f(&fmt),
+      out(o),
+      in(bpr * (fmt.block_quantized ? fmt.block_elems : 1) * (fmt.block_quantized ? 1 : 32)),
+      decoded(made_weight(fmt, o, in, seed, random_blocks).decoded) {
+    rm = made_weight(fmt, out, in, seed, random_blocks).rm;
     const int64_t shape[2] = {out, in};
-    if (random_blocks && fmt.block_quantized) {
-        // A row-interleaved format's random blocks are its canonical twin's
-        // (random canonical blocks, each sane, then interleaved): so every
-        // block decodes to sane values, and the twin holds the same weight.
-        const FormatTraits& canon = canonical_of(fmt);
-        std::vector<uint8_t> canonical(rm.size());
-        if (fmt.interleaved()) convert_rows(fmt, canon, rm.data(), rm.size(), canonical.data(), canonical.size(), out, in);
-        std::vector<uint8_t>& bytes = fmt.interleaved() ? canonical : rm;
-        // The per-tensor trailer (I2_S's scale) stays as the quantizer wrote it.
-        const float tensor_scale =
-            make_view(bytes.data(), bytes.size(), canon, shape, 2, BlockOrder::RowMajor).tensor_scale;
-        std::mt19937_64 rng(seed * 7919 + 17);
-        // One row's share of a block is `ratio` canonical blocks (BF16_R16: 2 BF16 values).
-        const int64_t ratio = fmt.block_elems / canon.block_elems;
-        const size_t bb = size_t(canon.block_bytes);
-        for (int64_t blk = 0; blk < out * bpr * ratio; ++blk) {
-            uint8_t* p = bytes.data() + size_t(blk) * bb;
-            do {
-                for (size_t i = 0; i < bb; ++i) p[i] = uint8_t(rng());
-            } while (!decodes_to_sane_values(canon, p, tensor_scale));
-        }
-        if (fmt.interleaved()) convert_rows(canon, fmt, canonical.data(), canonical.size(), rm.data(), rm.size(), out, in);
-    }
-    decoded.resize(size_t(out * in));
-    dequantize_tensor(fmt, rm.data(), rm.size(), out, in, decoded.data(), decoded.size());
     if (cls == LayoutClass::Strided) {
         // The transpose of a stored [in, out] matrix: dense, strided.
         rm.assign(rm.size(), 0);
@@ -119,6 +131,19 @@ const Kernel* find_kernel(FormatId weight, LayoutClass layout, FormatId activati
     for (const Kernel& k : default_registry().kernels())
         if (k.key == want) return &k;
     return nullptr;
+}
+
+std::vector<FormatId> q32_formats() {
+    std::vector<FormatId> ids;
+    for (const FormatTraits& f : all_formats()) {
+        if (!f.block_quantized || f.block_elems != 32 || f.interleaved()) continue;
+        for (const Kernel& k : default_registry().kernels())
+            if (k.key.weight == f.id && k.key.isa != SKN_ISA_SCALAR && k.key.activation != FormatId::F32) {
+                ids.push_back(f.id);
+                break;
+            }
+    }
+    return ids;
 }
 
 std::vector<const Kernel*> registered_kernels() {

@@ -20,12 +20,16 @@ namespace skn_core::test {
 // Quantized from sample_weight(seed) (I2_S: ternary-valued rows), or, with
 // random_blocks, every block replaced by random bytes (redrawn until the
 // block decodes to finite values of magnitude <= 1e6): codes anywhere in their range, -128
-// included, and scales no quantizer would pick.
+// included, and scales no quantizer would pick. The bytes and their decoded
+// floats are made once per process for each (format, shape, seed, random
+// blocks) and shared by every TestWeight of that key: `decoded` lives as long
+// as the process, so its address names the weight (the differential suite
+// keys its memoized references by it).
 struct TestWeight {
     const FormatTraits* f = nullptr;
     int64_t out = 0, in = 0;
-    std::vector<uint8_t> rm;     // ROW_MAJOR bytes (the strided case: the stored transpose)
-    std::vector<float> decoded;  // [out, in]
+    std::vector<uint8_t> rm;             // ROW_MAJOR bytes (the strided case: the stored transpose)
+    const std::vector<float>& decoded;   // [out, in]
     Scope scope;
     View view;                   // in the requested layout class
 
@@ -44,10 +48,13 @@ struct BothOrders {
                uint64_t x_seed, uint64_t bias_seed);
 };
 
-// The 32-element block formats whose integer kernels pair with Q8_0
-// activations (the q32 kernel family): its tests' format parameter.
-inline constexpr FormatId kQ32Formats[] = {FormatId::Q4_0, FormatId::Q4_1, FormatId::Q5_0, FormatId::Q5_1,
-                                           FormatId::Q8_0, FormatId::IQ4_NL, FormatId::MXFP4};
+// The 32-element block formats that have a SIMD kernel with quantized
+// activations (the q32 kernel family, on either architecture; not the
+// row-interleaved ones, whose tests are their own), in format table order:
+// its tests' format parameter. Read from the registry, so a
+// format the family registers is tested by being registered; empty where
+// the provider has no SIMD kernels.
+std::vector<FormatId> q32_formats();
 
 // A parameterised test's name: the format's name, then "_<label><value>"
 // per field, e.g. Q4_0_out37_bpr3.

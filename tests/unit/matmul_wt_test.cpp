@@ -9,6 +9,7 @@
 #include <cstring>
 #include <regex>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "runtime/error.hpp"
 #include "support/matmul_harness.hpp"
 #include "support/matmul_reference.hpp"
+#include "support/process_memo.hpp"
 #include "support/rows_for.hpp"
 
 namespace skn_core {
@@ -66,6 +68,44 @@ std::vector<std::pair<int64_t, int64_t>> odd_shapes(const FormatTraits& f) {
     return shapes;
 }
 
+// The inputs of one case, made from (weight, n, case index) alone: x with
+// padded rows (1e30) every second case, a bias in two cases of three.
+struct OddCase {
+    int64_t xs = 0, ys = 0;
+    bool with_bias = false;
+    std::vector<float> x, bias;
+    const float* bias_or_null() const { return with_bias ? bias.data() : nullptr; }
+};
+
+OddCase odd_case(const TestWeight& w, int64_t n, int case_index) {
+    OddCase c;
+    const bool strided = case_index % 2 == 0;
+    c.with_bias = case_index % 3 != 0;
+    c.xs = w.in + (strided ? 5 : 0);
+    c.ys = w.out + (strided ? 3 : 0);
+    c.x.assign(size_t(n * c.xs), 1e30f);
+    c.bias.resize(size_t(w.out));
+    std::vector<float> xin(size_t(n * w.in));
+    sample_weight(xin.data(), n, w.in, 1000 + uint64_t(case_index));
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t k = 0; k < w.in; ++k) c.x[size_t(i * c.xs + k)] = xin[size_t(i * w.in + k)];
+    for (int64_t o = 0; o < w.out; ++o) c.bias[size_t(o)] = 0.25f * float(o % 5) - 0.5f;
+    return c;
+}
+
+// The f64 reference of a case, computed once per process: every kernel of
+// a format (both orders, every tier) runs the same cases against the same
+// reference per activation format, and its n x out x in double products were
+// most of this suite's time (under ASan above all). A TestWeight's decoded
+// floats live as long as the process, so their address names the weight.
+const test::Reference& odd_case_reference(const TestWeight& w, int64_t n, int case_index, FormatId activation) {
+    static test::ProcessMemo<std::tuple<const void*, int64_t, int, FormatId>, test::Reference> memo;
+    return memo.get({&w.decoded, n, case_index, activation}, [&] {
+        const OddCase c = odd_case(w, n, case_index);
+        return test::reference_matmul(w.decoded, w.out, w.in, c.x.data(), n, c.xs, c.bias_or_null(), activation);
+    });
+}
+
 class MatmulWtAgreesWithReference : public ::testing::TestWithParam<const Kernel*> {};
 
 TEST_P(MatmulWtAgreesWithReference, OnOddShapes) {
@@ -79,17 +119,11 @@ TEST_P(MatmulWtAgreesWithReference, OnOddShapes) {
         if (w.view.layout.layout_class() != k.key.layout) continue;
         for (int64_t n : kOddN) {
             ++case_index;
-            const bool strided = case_index % 2 == 0, with_bias = case_index % 3 != 0;
-            const int64_t xs = w.in + (strided ? 5 : 0), ys = w.out + (strided ? 3 : 0);
-            std::vector<float> x(size_t(n * xs), 1e30f), y(size_t(n * ys), -7.0f), bias(size_t(w.out));
-            std::vector<float> xin(size_t(n * w.in));
-            sample_weight(xin.data(), n, w.in, 1000 + uint64_t(case_index));
-            for (int64_t i = 0; i < n; ++i)
-                for (int64_t c = 0; c < w.in; ++c) x[size_t(i * xs + c)] = xin[size_t(i * w.in + c)];
-            for (int64_t o = 0; o < w.out; ++o) bias[size_t(o)] = 0.25f * float(o % 5) - 0.5f;
-            run_with_kernel(k, w.view, x.data(), n, xs, with_bias ? bias.data() : nullptr, y.data(), ys);
-            const auto ref = test::reference_matmul(w.decoded, w.out, w.in, x.data(), n, xs,
-                                                    with_bias ? bias.data() : nullptr, k.key.activation);
+            const OddCase c = odd_case(w, n, case_index);
+            const int64_t ys = c.ys;
+            std::vector<float> y(size_t(n * ys), -7.0f);
+            run_with_kernel(k, w.view, c.x.data(), n, c.xs, c.bias_or_null(), y.data(), ys);
+            const test::Reference& ref = odd_case_reference(w, n, case_index, k.key.activation);
             for (int64_t i = 0; i < n; ++i) {
                 for (int64_t o = 0; o < w.out; ++o) {
                     const double got = y[size_t(i * ys + o)], want = ref.y[size_t(i * w.out + o)];

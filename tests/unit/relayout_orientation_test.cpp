@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "formats/format.hpp"
-#include "layout/orientation.hpp"
+#include "formats/orientation.hpp"
 #include "layout/relayout.hpp"
 #include "runtime/error.hpp"
 

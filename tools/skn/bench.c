@@ -35,7 +35,7 @@ struct config {
     int nthreads;
     skn_block_order orders[2];
     int norders;
-    skn_isa isas[8];
+    skn_isa isas[MAX_ITEMS];
     int nisas;
     int reps;
     int include_reference;
@@ -114,12 +114,19 @@ static int defaults(struct config* c) {
     return 0;
 }
 
+/* Every tier this CPU runs, scalar first (the library's ISA table, listed
+ * by skn_isa_at). */
 static void all_isas(struct config* c) {
-    static const skn_isa tiers[] = {SKN_ISA_SCALAR, SKN_ISA_AVX2, SKN_ISA_AVX_VNNI, SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI};
-    const skn_isa best = skn_cpu_isa();
     c->nisas = 0;
-    for (size_t i = 0; i < sizeof tiers / sizeof *tiers; ++i)
-        if (tiers[i] <= best && !(tiers[i] == SKN_ISA_AVX_VNNI && best != SKN_ISA_AVX_VNNI)) c->isas[c->nisas++] = tiers[i];
+    for (int32_t i = 0; i < skn_isa_count() && c->nisas < (int)(sizeof c->isas / sizeof *c->isas); ++i)
+        if (skn_cpu_runs_isa((skn_isa)skn_isa_at(i))) c->isas[c->nisas++] = (skn_isa)skn_isa_at(i);
+}
+
+/* The tier named `name` (any architecture's), or -1. */
+static int32_t isa_from_name(const char* name) {
+    for (int32_t i = 0; i < skn_isa_count(); ++i)
+        if (strcmp(name, skn_isa_name((skn_isa)skn_isa_at(i))) == 0) return skn_isa_at(i);
+    return -1;
 }
 
 static int parse_args(int argc, char** argv, struct config* c) {
@@ -192,16 +199,19 @@ static int parse_args(int argc, char** argv, struct config* c) {
                     c->isas[c->nisas++] = skn_cpu_isa();
                     continue;
                 }
-                int found = 0;
-                for (int t = 0; t <= SKN_ISA_AVX512_VNNI; ++t)
-                    if (strcmp(items[i], skn_isa_name((skn_isa)t)) == 0) {
-                        c->isas[c->nisas++] = (skn_isa)t;
-                        found = 1;
-                    }
-                if (!found) {
-                    fprintf(stderr, "skn bench: unknown ISA \"%s\"\n", items[i]);
+                const int32_t t = isa_from_name(items[i]);
+                if (t < 0) {
+                    fprintf(stderr, "skn bench: unknown ISA \"%s\" (one of:", items[i]);
+                    for (int32_t k = 0; k < skn_isa_count(); ++k) fprintf(stderr, " %s", skn_isa_name((skn_isa)skn_isa_at(k)));
+                    fprintf(stderr, ", best, all)\n");
                     return 2;
                 }
+                if (!skn_cpu_runs_isa((skn_isa)t)) {
+                    fprintf(stderr, "skn bench: this CPU does not run %s kernels (best tier: %s; --isa all lists what it runs)\n",
+                            items[i], skn_isa_name(skn_cpu_isa()));
+                    return 2;
+                }
+                c->isas[c->nisas++] = (skn_isa)t;
             }
         } else if (strcmp(opt, "--reps") == 0) {
             c->reps = atoi(val);

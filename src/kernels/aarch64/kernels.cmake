@@ -7,9 +7,9 @@
 set(_a64 ${CMAKE_CURRENT_LIST_DIR})
 
 # Built without ISA flags: the provider, each family's registration table and
-# the shared argument packing.
+# the grid tables.
 target_sources(skn_core PRIVATE
-  ${_a64}/register.cpp ${_a64}/common/packed_args.cpp ${_a64}/common/registration.cpp
+  ${_a64}/register.cpp
   ${_a64}/activation/register.cpp ${_a64}/q32/register.cpp
   ${_a64}/superblock/register.cpp ${_a64}/low_bit/register.cpp ${_a64}/nvfp4/register.cpp
   ${_a64}/common/grid_tables.cpp ${_a64}/grid/register.cpp ${_a64}/dense/register.cpp

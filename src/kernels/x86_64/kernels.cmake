@@ -5,10 +5,10 @@
 set(_x86 ${CMAKE_CURRENT_LIST_DIR})
 
 # Built without ISA flags: the provider, each family's registration table,
-# the shared argument packing, and the libxsmm adapter (libxsmm picks its
+# the grid tables, and the libxsmm adapter (libxsmm picks its
 # own code at run time).
 target_sources(skn_core PRIVATE
-  ${_x86}/register.cpp ${_x86}/common/packed_args.cpp ${_x86}/common/grid_tables.cpp ${_x86}/dense/xsmm.cpp ${_x86}/dense/libxsmm_backend.cpp
+  ${_x86}/register.cpp ${_x86}/common/grid_tables.cpp ${_x86}/dense/xsmm.cpp ${_x86}/dense/libxsmm_backend.cpp
   ${_x86}/activation/register.cpp ${_x86}/dense/register.cpp ${_x86}/exact/register.cpp
   ${_x86}/superblock/register.cpp ${_x86}/grid/register.cpp ${_x86}/nvfp4/register.cpp ${_x86}/q32/register.cpp ${_x86}/low_bit/register.cpp)
 

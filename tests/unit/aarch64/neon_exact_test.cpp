@@ -135,7 +135,7 @@ TEST(NeonExactContract, EveryBlockFormatHasANeonKernelInBothOrders) {
             EXPECT_TRUE(has_simd_exact_kernel(f.interleaves)) << f.name << "'s canonical twin has no NEON exact kernel";
             continue;
         }
-        EXPECT_TRUE(ka::exact_driver_serves(f.block_quantized, f.decode != nullptr, f.block_elems)) << f.name;
+        EXPECT_TRUE(ka::exact_driver_serves(f.block_quantized, f.block_rows, f.decode != nullptr, f.block_elems)) << f.name;
         for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor})
             EXPECT_NE(test::find_kernel(f.id, c, FormatId::F32, SKN_ISA_NEON), nullptr)
                 << f.name << " " << layout_tag(c) << ": no neon exact kernel";

@@ -21,7 +21,7 @@
 namespace skn_core {
 namespace {
 
-using kernels::x86_64::DenseArgs;
+using kernels::PackedArgs;
 
 struct F32Case {
     int64_t out, in, n;
@@ -59,14 +59,16 @@ struct F32Case {
     // Our AVX-512 kernel alone.
     std::vector<float> own() const {
         std::vector<float> y(size_t(n * out), -1.0f);
-        DenseArgs d;
+        PackedArgs d;
         d.w = reinterpret_cast<const uint8_t*>(w.data());
-        d.row_stride = in * 4;
+        d.so = in * 4;
+        d.sb = 4;
+        d.bpr = in;
         d.out = out;
         d.in = in;
         d.n = n;
-        d.x = reinterpret_cast<const uint8_t*>(x.data());
-        d.x_stride = size_t(in) * 4;
+        d.xf = x.data();
+        d.xf_stride = in;
         d.bias = bias.data();
         d.y = y.data();
         d.y_stride = out;

@@ -39,6 +39,19 @@ struct Tier {
 
 const Tier kTiers[] = {{SKN_ISA_AVX2, kx::exact_decoder_avx2}, {SKN_ISA_AVX512, kx::exact_decoder_avx512}};
 
+// The formats the exact kernels serve: every block format of the table but
+// the row-interleaved ones (see EveryBlockFormatHasADecoderAndKernelsAtEachTier).
+std::vector<FormatId> block_formats() {
+    std::vector<FormatId> ids;
+    for (const FormatTraits& f : all_formats())
+        if (f.block_quantized && !f.interleaved()) ids.push_back(f.id);
+    return ids;
+}
+
+const Kernel* exact_kernel(FormatId f, LayoutClass c, skn_isa isa) {
+    return test::find_kernel(f, c, FormatId::F32, isa);
+}
+
 // Equal bits, or both NaN: which NaN's payload an operation with two NaN
 // operands keeps is up to the compiler's operand order, in either decoder.
 bool same_value(float a, float b) {
@@ -62,18 +75,6 @@ std::vector<std::vector<uint8_t>> test_blocks(const FormatTraits& f, std::mt1993
     return blocks;
 }
 
-// A format the exact family does not list runs the reference kernel with a
-// FALLBACK event (docs/kernels.md), so adding a format needs no edit here;
-// every format it does list must have a decoder at each tier.
-TEST(ExactDecode, EveryListedFormatHasADecoderAtEachTier) {
-    EXPECT_GE(std::size(kx::kExactFormats), size_t(15));
-    for (const Tier& t : kTiers) {
-        if (!cpu_runs(t.isa)) continue;
-        for (FormatId id : kx::kExactFormats) EXPECT_NE(t.decoder(id), nullptr) << "format " << int32_t(id);
-        EXPECT_EQ(t.decoder(FormatId::F32), nullptr);
-    }
-}
-
 // Whether a SIMD kernel is registered for `id` (of exact precision only, or
 // of either).
 bool has_simd_kernel(FormatId id, bool exact_only) {
@@ -84,21 +85,34 @@ bool has_simd_kernel(FormatId id, bool exact_only) {
 }
 
 // docs/kernels/exact.md: every block format has exact kernels, the grid
-// formats included; a new block format fails here until it has a decoder.
+// formats included: a decoder at each tier (the tiers find it by the format's
+// id in formats/facts.hpp) and a kernel per tier and block order.
 // A row-interleaved format (Q4_0_R8 ...) runs the reference kernel, with a
 // FALLBACK event (MatmulWtFallback), until its first SIMD kernel is
 // registered (issue 34's kernels); until then its canonical twin must have
 // exact SIMD kernels, and from then on it is held to this like every format.
-TEST(ExactDecode, EveryBlockFormatIsListed) {
+TEST(ExactDecode, EveryBlockFormatHasADecoderAndKernelsAtEachTier) {
+    EXPECT_GE(block_formats().size(), size_t(15));
+    for (const Tier& t : kTiers) {
+        for (FormatId id : block_formats()) {
+            for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor})
+                EXPECT_NE(exact_kernel(id, c, t.isa), nullptr)
+                    << find_format(id)->name << " " << isa_tag(t.isa) << " " << layout_class_name(c);
+            if (cpu_runs(t.isa)) {
+                EXPECT_NE(t.decoder(id), nullptr) << find_format(id)->name;
+            }
+        }
+        if (cpu_runs(t.isa)) {
+            EXPECT_EQ(t.decoder(FormatId::F32), nullptr);
+        }
+    }
     for (const FormatTraits& f : all_formats()) {
-        if (!f.block_quantized) continue;
-        if (f.interleaved() && !has_simd_kernel(f.id, false)) {
+        if (!f.interleaved()) continue;
+        if (has_simd_kernel(f.id, false))
+            EXPECT_TRUE(has_simd_kernel(f.id, true)) << f.name << " has SIMD kernels but no exact-precision one";
+        else
             EXPECT_TRUE(has_simd_kernel(f.interleaves, true))
                 << f.name << "'s canonical twin has no exact-precision SIMD kernel";
-            continue;
-        }
-        EXPECT_NE(std::find(std::begin(kx::kExactFormats), std::end(kx::kExactFormats), f.id), std::end(kx::kExactFormats))
-            << f.name << " has no exact-precision decoder";
     }
 }
 
@@ -110,7 +124,7 @@ TEST(ExactDecode, BitIdenticalToTheScalarDecoderOnRandomAndExtremeBlocks) {
             std::printf("skipping %s: this CPU lacks it\n", isa_tag(t.isa));
             continue;
         }
-        for (FormatId id : kx::kExactFormats) {
+        for (FormatId id : block_formats()) {
             const FormatTraits& f = *find_format(id);
             const kx::ExactDecodeFn dec = t.decoder(id);
             ASSERT_NE(dec, nullptr);
@@ -136,7 +150,7 @@ TEST(ExactDecode, BitIdenticalOnQuantizedBlocksReadWithAStride) {
     // INPUT_BLOCK_MAJOR kernel reads them (blocks not adjacent).
     for (const Tier& t : kTiers) {
         if (!cpu_runs(t.isa)) continue;
-        for (FormatId id : kx::kExactFormats) {
+        for (FormatId id : block_formats()) {
             const FormatTraits& f = *find_format(id);
             const int64_t be = f.block_elems;
             std::vector<float> w(size_t(4 * be));
@@ -340,10 +354,6 @@ struct Weight {
     }
 };
 
-const Kernel* exact_kernel(FormatId f, LayoutClass c, skn_isa isa) {
-    return test::find_kernel(f, c, FormatId::F32, isa);
-}
-
 std::vector<float> run(const Kernel& k, const View& w, const std::vector<float>& x, int64_t n, int64_t in,
                        int64_t out, int threads) {
     std::vector<float> y(size_t(n * out), -7.0f);
@@ -372,7 +382,7 @@ void expect_rows_independent_of_batch(const Kernel& k, const Weight& w, const st
 TEST(ExactMatmul, AgreesAcrossOrdersThreadsAndBatches) {
     for (const Tier& t : kTiers) {
         if (!cpu_runs(t.isa)) continue;
-        for (FormatId id : kx::kExactFormats) {
+        for (FormatId id : block_formats()) {
             const FormatTraits& f = *find_format(id);
             const Kernel* krm = exact_kernel(f.id, LayoutClass::BlockedRowMajor, t.isa);
             const Kernel* kibm = exact_kernel(f.id, LayoutClass::BlockedInputMajor, t.isa);
@@ -400,7 +410,7 @@ TEST(ExactMatmul, AgreesAcrossOrdersThreadsAndBatches) {
 // avx512 give the same bits.
 TEST(ExactMatmul, BatchedPathIsBitIdenticalAcrossTiers) {
     if (!cpu_runs(SKN_ISA_AVX512)) GTEST_SKIP() << "needs an AVX-512 CPU to compare with";
-    for (FormatId id : kx::kExactFormats) {
+    for (FormatId id : block_formats()) {
         const FormatTraits& f = *find_format(id);
         const Kernel* k2 = exact_kernel(f.id, LayoutClass::BlockedInputMajor, SKN_ISA_AVX2);
         const Kernel* k5 = exact_kernel(f.id, LayoutClass::BlockedInputMajor, SKN_ISA_AVX512);
@@ -442,7 +452,7 @@ TEST(ExactMatmul, MatchesTheDocumentedOrdersBitForBit) {
     for (const Tier& t : kTiers) {
         if (!cpu_runs(t.isa)) continue;
         const int lanes = t.isa == SKN_ISA_AVX512 ? 16 : 8;
-        for (FormatId id : kx::kExactFormats) {
+        for (FormatId id : block_formats()) {
             const FormatTraits& f = *find_format(id);
             const Kernel* k = exact_kernel(f.id, LayoutClass::BlockedRowMajor, t.isa);
             ASSERT_NE(k, nullptr);
@@ -548,11 +558,11 @@ TEST(ExactMatmul, NonFiniteActivationsStayInTheirRow) {
 TEST(ExactMatmul, AFormatWithoutADecoderIsAnErrorNotASilentNoWrite) {
     for (const Tier& t : kTiers) {
         if (!cpu_runs(t.isa)) continue;
-        const kx::ExactFn fn = t.isa == SKN_ISA_AVX2 ? kx::exact_matmul_avx2 : kx::exact_matmul_avx512;
+        const kernels::PackedKernelFn fn = t.isa == SKN_ISA_AVX2 ? kx::exact_matmul_avx2 : kx::exact_matmul_avx512;
         for (int64_t n : {int64_t(1), int64_t(kx::kExactBatchedMinN)}) {
             std::vector<float> x(size_t(n) * 32, 1.0f), y(size_t(n) * 2, 0.0f);
             std::vector<uint8_t> w(2 * 32 * 4, 0);
-            kx::ExactArgs a;
+            kernels::PackedArgs a;
             a.format = FormatId::F32;
             a.w = w.data();
             a.so = 32 * 4;

@@ -22,9 +22,9 @@
 namespace skn_core {
 namespace {
 
-template <kernels::x86_64::Q32Fn F>
+template <kernels::PackedKernelFn F>
 void entry(const MatmulArgs& a, int64_t b, int64_t e) {
-    F(kernels::x86_64::packed_args(a), b, e);
+    F(kernels::packed_args(a), b, e);
 }
 
 struct Twin {
@@ -134,9 +134,9 @@ TEST(StreamTuning, Q8RowMajorAheadChosenByVendor) {
     EXPECT_EQ(q8_0_row_major_ahead(), f.x86_amd) << cpu_features_text();
 }
 
-template <kernels::x86_64::Q32Fn F, bool kAhead>
+template <kernels::PackedKernelFn F, bool kAhead>
 void entry_ahead(const MatmulArgs& a, int64_t b, int64_t e) {
-    kernels::x86_64::PackedArgs p = kernels::x86_64::packed_args(a);
+    kernels::PackedArgs p = kernels::packed_args(a);
     p.row_tile_ahead = kAhead;
     F(p, b, e);
 }

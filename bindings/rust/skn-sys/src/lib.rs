@@ -386,6 +386,9 @@ extern "C" {
     pub fn skn_cpu_features() -> *const c_char;
     pub fn skn_cpu_id() -> *const c_char;
     pub fn skn_isa_name(isa: skn_isa) -> *const c_char;
+    pub fn skn_isa_count() -> i32;
+    pub fn skn_isa_at(index: i32) -> i32;
+    pub fn skn_cpu_runs_isa(isa: skn_isa) -> c_int;
     pub fn skn_scope_create(out: *mut *mut skn_scope) -> skn_status;
     pub fn skn_scope_destroy(scope: *mut skn_scope);
     pub fn skn_scope_allocated(scope: *const skn_scope, out_bytes: *mut u64) -> skn_status;

@@ -46,6 +46,15 @@ impl Format {
     pub const NVFP4: Format = Format(sys::SKN_FORMAT_NVFP4);
     pub const Q1_0: Format = Format(sys::SKN_FORMAT_Q1_0);
     pub const Q2_0: Format = Format(sys::SKN_FORMAT_Q2_0);
+    // Row-interleaved re-encodings (ik_llama.cpp's _R4 / _R8 / _R16 types).
+    pub const Q4_0_R8: Format = Format(sys::SKN_FORMAT_Q4_0_R8);
+    pub const Q8_0_R8: Format = Format(sys::SKN_FORMAT_Q8_0_R8);
+    pub const Q4_K_R4: Format = Format(sys::SKN_FORMAT_Q4_K_R4);
+    pub const Q6_K_R4: Format = Format(sys::SKN_FORMAT_Q6_K_R4);
+    pub const IQ4_NL_R4: Format = Format(sys::SKN_FORMAT_IQ4_NL_R4);
+    pub const IQ4_XS_R8: Format = Format(sys::SKN_FORMAT_IQ4_XS_R8);
+    pub const BF16_R16: Format = Format(sys::SKN_FORMAT_BF16_R16);
+    pub const MXFP4_R8: Format = Format(sys::SKN_FORMAT_MXFP4_R8);
     /// I2_S in bitnet.cpp's arm64 layout (skn-only id; GGUF stores it as type 36).
     pub const I2_S_G64: Format = Format(sys::SKN_FORMAT_I2_S_G64);
 }

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/aarch64/common/packed_args.hpp"
+#include "kernels/common/packed_args.hpp"
 
 namespace skn_core::kernels::aarch64 {
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "kernels/aarch64/dense/kernels.hpp"
+#include "kernels/common/row_tiles.hpp"
 
 namespace skn_core::kernels::aarch64 {
 namespace {
@@ -58,10 +59,10 @@ using F32F32 = Pair<4, f32x8, 4, f32x8>;
 
 }  // namespace
 
-void dense_bf16_bf16_neon(const DenseArgs& a, int64_t ob, int64_t oe) { run<Bf16Bf16>(a, ob, oe); }
-void dense_f16_f16_neon(const DenseArgs& a, int64_t ob, int64_t oe) { run<F16F16>(a, ob, oe); }
-void dense_bf16_f32_neon(const DenseArgs& a, int64_t ob, int64_t oe) { run<Bf16F32>(a, ob, oe); }
-void dense_f16_f32_neon(const DenseArgs& a, int64_t ob, int64_t oe) { run<F16F32>(a, ob, oe); }
-void dense_f32_f32_neon(const DenseArgs& a, int64_t ob, int64_t oe) { run<F32F32>(a, ob, oe); }
+void dense_bf16_bf16_neon(const PackedArgs& a, int64_t ob, int64_t oe) { run<Bf16Bf16>(a, ob, oe); }
+void dense_f16_f16_neon(const PackedArgs& a, int64_t ob, int64_t oe) { run<F16F16>(a, ob, oe); }
+void dense_bf16_f32_neon(const PackedArgs& a, int64_t ob, int64_t oe) { run<Bf16F32>(a, ob, oe); }
+void dense_f16_f32_neon(const PackedArgs& a, int64_t ob, int64_t oe) { run<F16F32>(a, ob, oe); }
+void dense_f32_f32_neon(const PackedArgs& a, int64_t ob, int64_t oe) { run<F32F32>(a, ob, oe); }
 
 }  // namespace skn_core::kernels::aarch64

@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "kernels/aarch64/dense/kernels.hpp"
+#include "kernels/common/row_tiles.hpp"
 
 namespace skn_core::kernels::aarch64 {
 namespace {
@@ -39,6 +40,6 @@ struct Bf16Dot {
 
 }  // namespace
 
-void dense_bf16_bf16_neonbf16(const DenseArgs& a, int64_t ob, int64_t oe) { run<Bf16Dot>(a, ob, oe); }
+void dense_bf16_bf16_neonbf16(const PackedArgs& a, int64_t ob, int64_t oe) { run<Bf16Dot>(a, ob, oe); }
 
 }  // namespace skn_core::kernels::aarch64

@@ -3,9 +3,9 @@
 // format on aarch64: one driver (exact/neon.cpp) serving every format and
 // both block orders through byte strides, over NEON block decoders for the
 // common formats (exact/decode.inc) and the format's own scalar decoder for
-// the rest, handed in through ExactArgs by exact/register.cpp (built without
-// ISA flags). Either way a decoded weight is bit-identical to the scalar
-// decoder's. See docs/kernels/exact.md ("arm64").
+// the rest, handed in as PackedArgs::scalar_decode by packed_args (built
+// without ISA flags). Either way a decoded weight is bit-identical to the
+// scalar decoder's. See docs/kernels/exact.md ("arm64").
 //
 // Accumulation order, identical for both block orders, any split of the
 // output rows and any n; w[k] is the decoded weight. For each (i, o): four
@@ -20,30 +20,19 @@
 #include <cstdint>
 
 #include "formats/facts.hpp"
-#include "kernels/aarch64/common/packed_args.hpp"
+#include "kernels/common/packed_args.hpp"
 
 namespace skn_core::kernels::aarch64 {
 
-// The formats' scalar decoder (formats/format.hpp's DecodeBlocksFn): nblocks
-// consecutive blocks at src into nblocks * block_elems floats.
-using ScalarDecodeFn = void (*)(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
-
-// The packed kernels' arguments (weight, strides, n, bias, y, tensor scale;
-// filled by common/packed_args) plus what decoding needs and the float rows.
-struct ExactArgs : PackedArgs {
-    FormatId format = FormatId::F32;         // the weight's format
-    ScalarDecodeFn scalar_decode = nullptr;  // its scalar decoder (formats that have no NEON decoder)
-    int64_t block_elems = 0, block_bytes = 0;
-    const float* xf = nullptr;  // float activation rows
-    int64_t xf_stride = 0;      // floats
-};
-
-// Which formats the driver serves: every block format with a scalar decoder
-// whose block holds a multiple of 16 elements (the accumulation order below
-// ends each block on A3) and divides the 1024-element decode chunk.
-// exact/register.cpp registers each at the neon tier.
-constexpr bool exact_driver_serves(bool block_quantized, bool has_decoder, int64_t block_elems) {
-    return block_quantized && has_decoder && block_elems % 16 == 0 && 1024 % block_elems == 0;
+// Which formats the driver serves: every block format of one row per block
+// (a row-interleaved tile holds R rows' blocks, which the driver's one-row
+// walk would misread; those run the reference kernel until their own
+// kernels come) with a scalar decoder whose block holds a multiple of 16
+// elements (the accumulation order below ends each block on A3) and divides
+// the 1024-element decode chunk. exact/register.cpp registers each at the
+// neon tier.
+constexpr bool exact_driver_serves(bool block_quantized, int64_t block_rows, bool has_decoder, int64_t block_elems) {
+    return block_quantized && block_rows == 1 && has_decoder && block_elems % 16 == 0 && 1024 % block_elems == 0;
 }
 
 // Decodes `nblocks` blocks, `block_stride` bytes apart, into consecutive floats.
@@ -51,10 +40,10 @@ using ExactDecodeFn = void (*)(const uint8_t* src, int64_t block_stride, int64_t
                                float* dst);
 
 // Armv8.0 NEON: FMLA over decoded weights.
-void exact_matmul_neon(const ExactArgs& a, int64_t out_begin, int64_t out_end);
+void exact_matmul_neon(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
 // The tier's vectorized block decoder for a format, or null when it has none
-// (the driver then calls ExactArgs::scalar_decode).
+// (the driver then calls PackedArgs::scalar_decode).
 ExactDecodeFn exact_decoder_neon(FormatId format);
 
 }  // namespace skn_core::kernels::aarch64

@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "kernels/aarch64/exact/kernels.hpp"
+#include "kernels/common/row_tiles.hpp"
 
 namespace skn_core::kernels::aarch64 {
 namespace {
@@ -61,7 +62,7 @@ inline float reduce(const float* state) {
 }
 
 // Blocks b0 .. b0 + nb - 1 of output row o into dst.
-void decode_chunk(const ExactArgs& a, ExactDecodeFn dec, int64_t o, int64_t b0, int64_t nb, float* dst) {
+void decode_chunk(const PackedArgs& a, ExactDecodeFn dec, int64_t o, int64_t b0, int64_t nb, float* dst) {
     const uint8_t* src = a.w + o * a.so + b0 * a.sb;
     if (dec != nullptr) {
         dec(src, a.sb, nb, a.tensor_scale, dst);
@@ -72,7 +73,7 @@ void decode_chunk(const ExactArgs& a, ExactDecodeFn dec, int64_t o, int64_t b0, 
     }
 }
 
-void run_group(const ExactArgs& a, ExactDecodeFn dec, int64_t o0, int64_t o1, int64_t i0, int g) {
+void run_group(const PackedArgs& a, ExactDecodeFn dec, int64_t o0, int64_t o1, int64_t i0, int g) {
     alignas(16) float w[kChunkFloats];
     alignas(16) float state[kGroup * kAccs * 4];
     const int64_t per_chunk = kChunkFloats / a.block_elems;
@@ -82,16 +83,11 @@ void run_group(const ExactArgs& a, ExactDecodeFn dec, int64_t o0, int64_t o1, in
             const int64_t nb = a.bpr - b0 < per_chunk ? a.bpr - b0 : per_chunk;
             decode_chunk(a, dec, o, b0, nb, w);
             const int64_t k0 = b0 * a.block_elems, len = nb * a.block_elems;
-            for (int t = 0; t < g; t += kTile) {
-                const float* xr = a.xf + (i0 + t) * a.xf_stride + k0;
-                float* st = state + t * kAccs * 4;
-                switch (g - t < kTile ? g - t : kTile) {
-                    case 1: tile<1>(w, len, {xr}, st); break;
-                    case 2: tile<2>(w, len, {xr, xr + a.xf_stride}, st); break;
-                    case 3: tile<3>(w, len, {xr, xr + a.xf_stride, xr + 2 * a.xf_stride}, st); break;
-                    default: tile<4>(w, len, {xr, xr + a.xf_stride, xr + 2 * a.xf_stride, xr + 3 * a.xf_stride}, st);
-                }
-            }
+            for_each_row_tile_up_to<kTile>(g, [&](auto C, int64_t t) SKN_TILE_INLINE {
+                const float* x[C];
+                for (int c = 0; c < C; ++c) x[c] = a.xf + (i0 + t + c) * a.xf_stride + k0;
+                tile<C>(w, len, x, state + t * kAccs * 4);
+            });
         }
         for (int c = 0; c < g; ++c) {
             const float v = reduce(state + c * kAccs * 4);
@@ -100,24 +96,28 @@ void run_group(const ExactArgs& a, ExactDecodeFn dec, int64_t o0, int64_t o1, in
     }
 }
 
-}  // namespace
-
-ExactDecodeFn exact_decoder_neon(FormatId format) {
-    switch (format) {
-        case FormatId::Q8_0: return decode_span<DecQ8_0>;
-        case FormatId::Q4_0: return decode_span<DecQ4_0>;
-        case FormatId::Q4_1: return decode_span<DecQ4_1>;
-        case FormatId::Q5_0: return decode_span<DecQ5_0>;
-        case FormatId::Q5_1: return decode_span<DecQ5_1>;
-        case FormatId::IQ4_NL: return decode_span<DecIQ4_NL>;
-        case FormatId::Q4_K: return decode_span<DecQ4_K>;
-        case FormatId::Q5_K: return decode_span<DecQ5_K>;
-        case FormatId::Q6_K: return decode_span<DecQ6_K>;
-        default: return nullptr;
+// The NEON decoder of `format`, or null: the formats of facts.hpp's table
+// walked at compile time, each with a Dec<FormatId> specialization served.
+template <size_t I>
+ExactDecodeFn decoder_from(FormatId format) {
+    if constexpr (I == std::size(kFormatFacts)) {
+        return nullptr;
+    } else {
+        constexpr FormatId id = kFormatFacts[I].id;
+        if constexpr (kHasNeonDecoder<id>) {
+            static_assert(Dec<id>::kElems == kFormatFacts[I].block_elems,
+                          "a NEON decoder's block size differs from formats/facts.hpp");
+            if (format == id) return decode_span<Dec<id>>;
+        }
+        return decoder_from<I + 1>(format);
     }
 }
 
-void exact_matmul_neon(const ExactArgs& a, int64_t out_begin, int64_t out_end) {
+}  // namespace
+
+ExactDecodeFn exact_decoder_neon(FormatId format) { return decoder_from<0>(format); }
+
+void exact_matmul_neon(const PackedArgs& a, int64_t out_begin, int64_t out_end) {
     const ExactDecodeFn dec = exact_decoder_neon(a.format);
     for (int64_t i0 = 0; i0 < a.n; i0 += kGroup)
         run_group(a, dec, out_begin, out_end, i0, a.n - i0 < kGroup ? int(a.n - i0) : kGroup);

@@ -3,7 +3,7 @@
 // IQ3_XXS, IQ3_S, IQ1_S, IQ1_M) against Q8_K activations in fast precision.
 // The kernels live in translation units built with their tier's flags
 // (grid/neon.cpp, grid/neondotprod.cpp, one body: grid/body.inc) and see
-// only the plain struct of common/packed_args.hpp and the formats' decode
+// only the plain struct of kernels/common/packed_args.hpp and the formats' decode
 // tables as named by common/grid_tables.hpp; grid/register.cpp (built
 // without ISA flags) fills PackedArgs from MatmulArgs.
 //
@@ -20,8 +20,8 @@
 
 #include <cstdint>
 
+#include "kernels/common/packed_args.hpp"
 #include "kernels/aarch64/common/grid_tables.hpp"
-#include "kernels/aarch64/common/packed_args.hpp"
 
 namespace skn_core::kernels::aarch64 {
 

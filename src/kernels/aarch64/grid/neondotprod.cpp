@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "kernels/aarch64/grid/kernels.hpp"
+#include "kernels/common/row_tiles.hpp"
 
 namespace skn_core::kernels::aarch64 {
 namespace {

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Registers the NEON grid-format kernels (grid/<tier>.cpp) under both block
-// orders (common/registration.hpp). Built without ISA flags; the kernel
+// orders (kernels/common/registration.hpp). Built without ISA flags; the kernel
 // bodies run only when the registry has checked the CPU.
-#include "kernels/aarch64/common/registration.hpp"
 #include "kernels/aarch64/grid/kernels.hpp"
+#include "kernels/common/registration.hpp"
 
 namespace skn_core {
 
 void register_aarch64_grid_kernels(Registry& r) {
     namespace ka = kernels::aarch64;
-    using ka::packed_entry;
+    using kernels::packed_entry;
+    // rows_per_task 128: a multiple of every row tile.
     const auto add = [&r](FormatId f, skn_isa isa, MatmulKernelFn fn) {
-        ka::add_blocked_both_orders(r, f, FormatId::Q8_K, isa, fn);
+        kernels::add_both_orders(r, kernels::blocked_kernel(f, FormatId::Q8_K, isa, fn, 128));
     };
     add(FormatId::IQ2_XXS, SKN_ISA_NEON_DOTPROD, packed_entry<ka::grid_iq2_xxs_q8_k_neondotprod>);
     add(FormatId::IQ3_XXS, SKN_ISA_NEON_DOTPROD, packed_entry<ka::grid_iq3_xxs_q8_k_neondotprod>);

@@ -5,7 +5,7 @@
 // activations). The kernels live in translation units built with their
 // tier's flags (low_bit/neon.cpp, low_bit/neondotprod.cpp; bodies:
 // low_bit/body.inc, low_bit/body_low_bit.inc) and see only the plain struct of
-// common/packed_args.hpp; low_bit/register.cpp (built without ISA flags)
+// kernels/common/packed_args.hpp; low_bit/register.cpp (built without ISA flags)
 // fills it from MatmulArgs.
 //
 // Accumulation order: the one of x86's avx2 ternary kernels
@@ -29,7 +29,7 @@
 
 #include <cstdint>
 
-#include "kernels/aarch64/common/packed_args.hpp"
+#include "kernels/common/packed_args.hpp"
 
 namespace skn_core::kernels::aarch64 {
 

@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "kernels/aarch64/low_bit/kernels.hpp"
+#include "kernels/common/row_tiles.hpp"
 
 namespace skn_core::kernels::aarch64 {
 namespace {

@@ -3,7 +3,7 @@
 // precision; exact precision runs the reference kernel). The kernels live in
 // translation units built with their tier's flags (nvfp4/neon.cpp,
 // nvfp4/neondotprod.cpp, one body: nvfp4/body.inc) and see only the plain
-// struct of common/packed_args.hpp; nvfp4/register.cpp (built without ISA
+// struct of kernels/common/packed_args.hpp; nvfp4/register.cpp (built without ISA
 // flags) fills it from MatmulArgs.
 //
 // An NVFP4 block is 64 elements in 36 bytes: { u8 scale[4] (UE4M3); u8
@@ -24,7 +24,7 @@
 
 #include <cstdint>
 
-#include "kernels/aarch64/common/packed_args.hpp"
+#include "kernels/common/packed_args.hpp"
 
 namespace skn_core::kernels::aarch64 {
 

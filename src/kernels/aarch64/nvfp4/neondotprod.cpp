@@ -9,6 +9,7 @@
 
 #include "formats/facts.hpp"
 #include "kernels/aarch64/nvfp4/kernels.hpp"
+#include "kernels/common/row_tiles.hpp"
 
 namespace skn_core::kernels::aarch64 {
 namespace {

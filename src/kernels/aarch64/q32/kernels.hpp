@@ -4,7 +4,7 @@
 // fast precision. The kernels live in translation units built with their tier's
 // flags (q32/neon.cpp, q32/neondotprod.cpp, one body: q32/body.inc;
 // q32/neoni8mm.cpp, SMMLA tiles over pairs of activation rows) and see
-// only the plain struct of common/packed_args.hpp; q32/register.cpp (built
+// only the plain struct of kernels/common/packed_args.hpp; q32/register.cpp (built
 // without ISA flags) fills it from MatmulArgs.
 //
 // Accumulation order: the one x86's q32 fast kernels follow
@@ -21,13 +21,12 @@
 
 #include <cstdint>
 
-#include "kernels/aarch64/common/packed_args.hpp"
+#include "kernels/common/packed_args.hpp"
 
 namespace skn_core::kernels::aarch64 {
 
 // One function per format and tier; the same function serves both block
 // orders (it reads blocks through the byte strides).
-using Q32Fn = void (*)(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
 // Armv8.6 i8mm: SMMLA over pairs of activation rows; an odd last row (and
 // n = 1) runs the neondotprod kernel above.

@@ -10,6 +10,7 @@
 
 #include "formats/facts.hpp"
 #include "kernels/aarch64/q32/kernels.hpp"
+#include "kernels/common/row_tiles.hpp"
 
 namespace skn_core::kernels::aarch64 {
 namespace {

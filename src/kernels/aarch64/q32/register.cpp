@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Registers the NEON kernels of the 32-element block formats (q32/<tier>.cpp)
-// under both block orders (common/registration.hpp). Built without ISA
+// under both block orders (kernels/common/registration.hpp). Built without ISA
 // flags; the kernel bodies run only when the registry has checked the CPU.
-#include "kernels/aarch64/common/registration.hpp"
 #include "kernels/aarch64/q32/kernels.hpp"
+#include "kernels/common/registration.hpp"
 
 namespace skn_core {
 
 void register_aarch64_q32_kernels(Registry& r) {
     namespace ka = kernels::aarch64;
-    using ka::packed_entry;
+    using kernels::packed_entry;
+    // rows_per_task 128: a multiple of every row tile.
     const auto add = [&r](FormatId f, FormatId act, skn_isa isa, MatmulKernelFn fn) {
-        ka::add_blocked_both_orders(r, f, act, isa, fn);
+        kernels::add_both_orders(r, kernels::blocked_kernel(f, act, isa, fn, 128));
     };
     const FormatId q8 = FormatId::Q8_0, q81 = FormatId::Q8_1;
     add(FormatId::Q4_0, q8, SKN_ISA_NEON_I8MM, packed_entry<ka::q32_q4_0_q8_0_neoni8mm>);

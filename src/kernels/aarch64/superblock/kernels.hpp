@@ -4,7 +4,7 @@
 // precision. The kernels live in translation units built with their tier's
 // flags (superblock/neon.cpp, superblock/neondotprod.cpp, one body:
 // superblock/body.inc; superblock/neoni8mm.cpp, SMMLA tiles over pairs of
-// activation rows for Q4_K, Q5_K, Q6_K) and see only the plain struct of common/packed_args.hpp;
+// activation rows for Q4_K, Q5_K, Q6_K) and see only the plain struct of kernels/common/packed_args.hpp;
 // superblock/register.cpp (built without ISA flags) fills it from MatmulArgs.
 //
 // Accumulation order: the one x86's K-quant kernels follow
@@ -20,13 +20,12 @@
 
 #include <cstdint>
 
-#include "kernels/aarch64/common/packed_args.hpp"
+#include "kernels/common/packed_args.hpp"
 
 namespace skn_core::kernels::aarch64 {
 
 // One function per format and tier; the same function serves both block
 // orders (it reads blocks through the byte strides).
-using KqFn = void (*)(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
 // Armv8.6 i8mm: SMMLA over pairs of activation rows; an odd last row (and
 // n = 1) runs the neondotprod kernel below.

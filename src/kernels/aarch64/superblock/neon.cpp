@@ -13,6 +13,7 @@
 
 #include "formats/facts.hpp"
 #include "kernels/aarch64/superblock/kernels.hpp"
+#include "kernels/common/row_tiles.hpp"
 
 namespace skn_core::kernels::aarch64 {
 namespace {

@@ -39,6 +39,7 @@
 #include "formats/facts.hpp"
 #include "kernels/aarch64/common/activation_pairs.hpp"
 #include "kernels/aarch64/superblock/kernels.hpp"
+#include "kernels/common/row_tiles.hpp"
 
 namespace skn_core::kernels::aarch64 {
 namespace {
@@ -466,7 +467,7 @@ template <class F, int P>
 }
 
 // kSingle: the format's neondotprod kernel, for an odd last activation row.
-template <class F, KqFn kSingle>
+template <class F, PackedKernelFn kSingle>
 void run_pairs(const PackedArgs& a, int64_t o0, int64_t o1) {
     PairChunk ch;
     run_activation_pairs<kRows, kPairs, kSbChunk>(

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Registers the NEON K-quant kernels (superblock/<tier>.cpp) under both block
-// orders (common/registration.hpp). Built without ISA flags; the kernel
+// orders (kernels/common/registration.hpp). Built without ISA flags; the kernel
 // bodies run only when the registry has checked the CPU.
-#include "kernels/aarch64/common/registration.hpp"
 #include "kernels/aarch64/superblock/kernels.hpp"
+#include "kernels/common/registration.hpp"
 
 namespace skn_core {
 
 void register_aarch64_superblock_kernels(Registry& r) {
     namespace ka = kernels::aarch64;
-    using ka::packed_entry;
+    using kernels::packed_entry;
+    // rows_per_task 128: a multiple of every row tile.
     const auto add = [&r](FormatId f, skn_isa isa, MatmulKernelFn fn) {
-        ka::add_blocked_both_orders(r, f, FormatId::Q8_K, isa, fn);
+        kernels::add_both_orders(r, kernels::blocked_kernel(f, FormatId::Q8_K, isa, fn, 128));
     };
     add(FormatId::Q4_K, SKN_ISA_NEON_I8MM, packed_entry<ka::kq_q4_k_q8_k_neoni8mm>);
     add(FormatId::Q5_K, SKN_ISA_NEON_I8MM, packed_entry<ka::kq_q5_k_q8_k_neoni8mm>);

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/row_tiles.hpp"
 #include "kernels/x86_64/dense/kernels.hpp"
 
 namespace skn_core::kernels::x86_64 {
@@ -102,7 +103,7 @@ inline void chunk(__m256 (&acc)[R][N], const uint8_t* const (&w)[R], const uint8
 }
 
 template <class P, int R, int N>
-void tile(const DenseArgs& a, int64_t o0, int64_t i0) {
+void tile(const PackedArgs& a, int64_t o0, int64_t i0) {
     __m256 acc[R][N];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
@@ -111,9 +112,9 @@ void tile(const DenseArgs& a, int64_t o0, int64_t i0) {
     const uint8_t* wr[R];
     const uint8_t* xr[N];
 #pragma GCC unroll 8
-    for (int r = 0; r < R; ++r) wr[r] = a.w + (o0 + r) * a.row_stride;
+    for (int r = 0; r < R; ++r) wr[r] = a.w + (o0 + r) * a.so;
 #pragma GCC unroll 8
-    for (int i = 0; i < N; ++i) xr[i] = a.x + size_t(i0 + i) * a.x_stride;
+    for (int i = 0; i < N; ++i) xr[i] = activation_row<P::XB == sizeof(float)>(a, i0 + i);
     int64_t k = 0;
     for (; k + P::K <= a.in; k += P::K) {
         const uint8_t* w[R];
@@ -156,19 +157,12 @@ void tile(const DenseArgs& a, int64_t o0, int64_t i0) {
 }
 
 template <class P, int R>
-void row_tile(const DenseArgs& a, int64_t o0) {
-    int64_t i = 0;
-    for (; i + 4 <= a.n; i += 4) tile<P, R, 4>(a, o0, i);
-    switch (a.n - i) {
-        case 3: tile<P, R, 3>(a, o0, i); break;
-        case 2: tile<P, R, 2>(a, o0, i); break;
-        case 1: tile<P, R, 1>(a, o0, i); break;
-        default: break;
-    }
+void row_tile(const PackedArgs& a, int64_t o0) {
+    for_each_row_tile_up_to<4>(a.n, [&](auto N, int64_t i) SKN_TILE_INLINE { tile<P, R, N>(a, o0, i); });
 }
 
 template <class P>
-void run(const DenseArgs& a, int64_t out_begin, int64_t out_end) {
+void run(const PackedArgs& a, int64_t out_begin, int64_t out_end) {
     int64_t o = out_begin;
     for (; o + 4 <= out_end; o += 4) row_tile<P, 4>(a, o);
     for (; o < out_end; ++o) row_tile<P, 1>(a, o);
@@ -176,10 +170,10 @@ void run(const DenseArgs& a, int64_t out_begin, int64_t out_end) {
 
 }  // namespace
 
-void bf16_bf16_avx2(const DenseArgs& a, int64_t ob, int64_t oe) { run<Bf16Bf16>(a, ob, oe); }
-void f16_f16_avx2(const DenseArgs& a, int64_t ob, int64_t oe) { run<F16F16>(a, ob, oe); }
-void bf16_f32_avx2(const DenseArgs& a, int64_t ob, int64_t oe) { run<Bf16F32>(a, ob, oe); }
-void f16_f32_avx2(const DenseArgs& a, int64_t ob, int64_t oe) { run<F16F32>(a, ob, oe); }
-void f32_f32_avx2(const DenseArgs& a, int64_t ob, int64_t oe) { run<F32F32>(a, ob, oe); }
+void bf16_bf16_avx2(const PackedArgs& a, int64_t ob, int64_t oe) { run<Bf16Bf16>(a, ob, oe); }
+void f16_f16_avx2(const PackedArgs& a, int64_t ob, int64_t oe) { run<F16F16>(a, ob, oe); }
+void bf16_f32_avx2(const PackedArgs& a, int64_t ob, int64_t oe) { run<Bf16F32>(a, ob, oe); }
+void f16_f32_avx2(const PackedArgs& a, int64_t ob, int64_t oe) { run<F16F32>(a, ob, oe); }
+void f32_f32_avx2(const PackedArgs& a, int64_t ob, int64_t oe) { run<F32F32>(a, ob, oe); }
 
 }  // namespace skn_core::kernels::x86_64

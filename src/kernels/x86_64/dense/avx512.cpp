@@ -8,10 +8,10 @@
 
 namespace skn_core::kernels::x86_64 {
 
-void f16_f16_avx512(const DenseArgs& a, int64_t ob, int64_t oe) { run<F16F16>(a, ob, oe); }
-void bf16_f32_avx512(const DenseArgs& a, int64_t ob, int64_t oe) { run<Bf16F32>(a, ob, oe); }
-void f16_f32_avx512(const DenseArgs& a, int64_t ob, int64_t oe) { run<F16F32>(a, ob, oe); }
-void f32_f32_avx512(const DenseArgs& a, int64_t ob, int64_t oe) { run<F32F32>(a, ob, oe); }
+void f16_f16_avx512(const PackedArgs& a, int64_t ob, int64_t oe) { run<F16F16>(a, ob, oe); }
+void bf16_f32_avx512(const PackedArgs& a, int64_t ob, int64_t oe) { run<Bf16F32>(a, ob, oe); }
+void f16_f32_avx512(const PackedArgs& a, int64_t ob, int64_t oe) { run<F16F32>(a, ob, oe); }
+void f32_f32_avx512(const PackedArgs& a, int64_t ob, int64_t oe) { run<F32F32>(a, ob, oe); }
 
 // 16 x 16 blocks through registers; lanes past `cols` load as zero, rows past
 // `rows` are not stored.

@@ -20,6 +20,6 @@ struct Bf16Bf16 {
 
 }  // namespace
 
-void bf16_bf16_avx512bf16(const DenseArgs& a, int64_t ob, int64_t oe) { run<Bf16Bf16>(a, ob, oe); }
+void bf16_bf16_avx512bf16(const PackedArgs& a, int64_t ob, int64_t oe) { run<Bf16Bf16>(a, ob, oe); }
 
 }  // namespace skn_core::kernels::x86_64

@@ -31,12 +31,12 @@ struct Scratch {
 
 }  // namespace
 
-void dense_xsmm_f32(DenseKernelFn fallback, const DenseArgs& a, int64_t ob, int64_t oe) {
-    if (a.n < kXsmmMinRows || ob >= oe || a.x_stride % sizeof(float) != 0) {
+void dense_xsmm_f32(PackedKernelFn fallback, const PackedArgs& a, int64_t ob, int64_t oe) {
+    if (a.n < kXsmmMinRows || ob >= oe) {
         fallback(a, ob, oe);
         return;
     }
-    const int64_t ldb = int64_t(a.x_stride / sizeof(float));
+    const int64_t ldb = a.xf_stride;
     // Every GEMM shape this weight needs, asked for before any row is
     // computed: if one is missing the whole call (and, the answers being kept,
     // every later call of this shape) runs the fallback.
@@ -68,8 +68,8 @@ void dense_xsmm_f32(DenseKernelFn fallback, const DenseArgs& a, int64_t ob, int6
         for (int64_t k0 = 0; k0 < a.in; k0 += kBlock) {
             const int64_t kb = a.in - k0 < kBlock ? a.in - k0 : kBlock;
             const XsmmGemm& gm = *g[rows == kTile ? 0 : 1][kb == kBlock ? 0 : 1];
-            transpose32_avx512(a.w + r0 * a.row_stride + k0 * 4, a.row_stride, rows, kb, reinterpret_cast<uint32_t*>(s.a.data()));
-            (k0 == 0 ? gm.first : gm.next)(s.a.data(), reinterpret_cast<const float*>(a.x) + k0, s.c.data());
+            transpose32_avx512(a.w + r0 * a.so + k0 * 4, a.so, rows, kb, reinterpret_cast<uint32_t*>(s.a.data()));
+            (k0 == 0 ? gm.first : gm.next)(s.a.data(), a.xf + k0, s.c.data());
         }
         for (int64_t i = 0; i < a.n; ++i) {
             const float* c = s.c.data() + i * rows;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/row_tiles.hpp"
 #include "kernels/x86_64/common/grid_tables.hpp"
 #include "kernels/x86_64/common/value_tables.hpp"
 #include "kernels/x86_64/exact/kernels.hpp"
@@ -114,7 +115,7 @@ inline float vsum(Vec v) {
 
 }  // namespace
 
-void exact_matmul_avx512(const ExactArgs& a, int64_t out_begin, int64_t out_end) { run(a, out_begin, out_end); }
+void exact_matmul_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end) { run(a, out_begin, out_end); }
 ExactDecodeFn exact_decoder_avx512(FormatId format) { return format_of(format).dec; }
 
 }  // namespace skn_core::kernels::x86_64

@@ -2,8 +2,9 @@
 // Exact-precision matmul_wt kernels (float32 activations) for every block
 // format, one shared driver per x86 tier over vectorized block decoders.
 // The kernels live in exact/<isa>.cpp (built with that ISA's flags) and see
-// only the plain struct below; exact/register.cpp (built without ISA flags)
-// fills it from MatmulArgs. See docs/kernels/exact.md.
+// only the plain PackedArgs (kernels/common/packed_args.hpp: the weight, its
+// format, the float activation rows xf); exact/register.cpp (built without
+// ISA flags) fills it from MatmulArgs. See docs/kernels/exact.md.
 //
 // Accumulation order (docs/kernels/exact.md), identical for both block
 // orders and any split of the output rows; w[k] is the decoded weight,
@@ -21,46 +22,25 @@
 #include <cstdint>
 
 #include "formats/facts.hpp"
+#include "kernels/common/packed_args.hpp"
 
 namespace skn_core::kernels::x86_64 {
 
-struct ExactArgs {
-    FormatId format = FormatId::F32;  // the weight's format
-    const uint8_t* w = nullptr;  // block (0, 0) of the weight (view data + layout offset)
-    int64_t so = 0, sb = 0;      // byte strides: output row, input block
-    int64_t bpr = 0;             // blocks per row
-    float tensor_scale = 1.0f;   // I2_S's per-tensor scale (1 for other formats)
-    int64_t n = 0;               // activation rows
-    const float* xf = nullptr;   // float activation rows
-    int64_t xf_stride = 0;       // floats
-    const float* bias = nullptr;
-    float* y = nullptr;
-    int64_t y_stride = 0;
-};
-
-// The formats both tiers decode: every block format.
-constexpr FormatId kExactFormats[] = {
-    FormatId::Q4_0,  FormatId::Q4_1,  FormatId::Q5_0,   FormatId::Q5_1,   FormatId::Q8_0,  FormatId::Q8_1,
-    FormatId::Q2_K,  FormatId::Q3_K,  FormatId::Q4_K,   FormatId::Q5_K,   FormatId::Q6_K,  FormatId::Q8_K,
-    FormatId::IQ4_NL, FormatId::IQ4_XS, FormatId::TQ1_0, FormatId::TQ2_0, FormatId::I2_S, FormatId::MXFP4,
-    FormatId::NVFP4, FormatId::Q1_0,  FormatId::Q2_0,   FormatId::IQ2_XXS, FormatId::IQ2_XS, FormatId::IQ2_S,
-    FormatId::IQ3_XXS, FormatId::IQ3_S, FormatId::IQ1_S, FormatId::IQ1_M, FormatId::I2_S_G64};
 
 // From this many activation rows on, the batched path (output rows in the
 // lanes) runs; below it the small-n path (input elements in the lanes).
 constexpr int kExactBatchedMinN = 4;
 
-using ExactFn = void (*)(const ExactArgs& a, int64_t out_begin, int64_t out_end);
-
 // Decodes `nblocks` blocks, `block_stride` bytes apart, into consecutive floats.
 using ExactDecodeFn = void (*)(const uint8_t* src, int64_t block_stride, int64_t nblocks, float tensor_scale,
                                float* dst);
 
-// One kernel per tier for every format of kExactFormats; any other format is
-// a programming error reported through exact_unknown_format, never a silent
-// no-write of y.
-void exact_matmul_avx2(const ExactArgs& a, int64_t out_begin, int64_t out_end);
-void exact_matmul_avx512(const ExactArgs& a, int64_t out_begin, int64_t out_end);
+// One kernel per tier for every block format of formats/facts.hpp but the
+// row-interleaved ones (each has a decoder in exact/decode.inc); any other
+// format is a programming error reported through exact_unknown_format, never
+// a silent no-write of y.
+void exact_matmul_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void exact_matmul_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
 // The tier's block decoder for a format, or null when it has none.
 ExactDecodeFn exact_decoder_avx2(FormatId format);

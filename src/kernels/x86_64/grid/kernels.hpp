@@ -12,12 +12,10 @@
 
 #include <cstdint>
 
+#include "kernels/common/packed_args.hpp"
 #include "kernels/x86_64/common/grid_tables.hpp"
-#include "kernels/x86_64/common/packed_args.hpp"
 
 namespace skn_core::kernels::x86_64 {
-
-using GridFn = void (*)(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
 // The decode tables (lattice points as bytes, the IQ3 grids) are the
 // formats' own, named for ISA code in common/grid_tables.hpp, as the exact

@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/row_tiles.hpp"
 #include "kernels/x86_64/low_bit/kernels.hpp"
 
 namespace skn_core::kernels::x86_64 {
@@ -48,9 +49,9 @@ inline float hsum8(__m256 v) {
 // block order that is a fixed distance ahead in every stream the kernel
 // walks. Rows are far apart in ROW_MAJOR (12 rows), close in
 // INPUT_BLOCK_MAJOR (32 rows, about 2 KiB ahead in each block column).
-inline int64_t prefetch_distance(const TernaryArgs& a) { return a.so * (a.so >= 256 ? 12 : 32); }
+inline int64_t prefetch_distance(const PackedArgs& a) { return a.so * (a.so >= 256 ? 12 : 32); }
 
-inline void store_y(const TernaryArgs& a, int64_t i, int64_t o, float v) {
+inline void store_y(const PackedArgs& a, int64_t i, int64_t o, float v) {
     a.y[i * a.y_stride + o] = a.bias != nullptr ? v + a.bias[o] : v;
 }
 
@@ -122,7 +123,7 @@ struct Tq1 {
 };
 
 template <class P, int R, int N>
-void tile_q8k(const TernaryArgs& a, int64_t o0, int64_t i0) {
+void tile_q8k(const PackedArgs& a, int64_t o0, int64_t i0) {
     __m256 acc[R][N];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
@@ -288,7 +289,7 @@ struct Q2 {
 };
 
 template <class P, int R, int N>
-void tile_q80(const TernaryArgs& a, int64_t o0, int64_t i0) {
+void tile_q80(const PackedArgs& a, int64_t o0, int64_t i0) {
     __m256 acc[R][N];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
@@ -349,7 +350,7 @@ void tile_q80(const TernaryArgs& a, int64_t o0, int64_t i0) {
 // ---------------------------------------------------------------------------
 
 template <class P, int R, int N>
-void tile(const TernaryArgs& a, int64_t o0, int64_t i0) {
+void tile(const PackedArgs& a, int64_t o0, int64_t i0) {
     if constexpr (P::kQ8K)
         tile_q8k<P, R, N>(a, o0, i0);
     else
@@ -357,19 +358,12 @@ void tile(const TernaryArgs& a, int64_t o0, int64_t i0) {
 }
 
 template <class P, int R>
-void row_tile(const TernaryArgs& a, int64_t o0) {
-    int64_t i = 0;
-    for (; i + 4 <= a.n; i += 4) tile<P, R, 4>(a, o0, i);
-    switch (a.n - i) {
-        case 3: tile<P, R, 3>(a, o0, i); break;
-        case 2: tile<P, R, 2>(a, o0, i); break;
-        case 1: tile<P, R, 1>(a, o0, i); break;
-        default: break;
-    }
+void row_tile(const PackedArgs& a, int64_t o0) {
+    for_each_row_tile_up_to<4>(a.n, [&](auto N, int64_t i) SKN_TILE_INLINE { tile<P, R, N>(a, o0, i); });
 }
 
 template <class P>
-void run(const TernaryArgs& a, int64_t out_begin, int64_t out_end) {
+void run(const PackedArgs& a, int64_t out_begin, int64_t out_end) {
     // Few activation rows: taller tiles share each activation load more.
     int64_t o = out_begin;
     if (a.n < 4)
@@ -380,11 +374,11 @@ void run(const TernaryArgs& a, int64_t out_begin, int64_t out_end) {
 
 }  // namespace
 
-void tq2_0_q8_k_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<Tq2>(a, ob, oe); }
-void tq1_0_q8_k_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<Tq1>(a, ob, oe); }
-void i2_s_q8_0_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<I2s>(a, ob, oe); }
-void i2_s_g64_q8_0_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<I2sG64>(a, ob, oe); }
-void q2_0_q8_0_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<Q2>(a, ob, oe); }
-void q1_0_q8_0_avx2(const TernaryArgs& a, int64_t ob, int64_t oe) { run<Q1>(a, ob, oe); }
+void tq2_0_q8_k_avx2(const PackedArgs& a, int64_t ob, int64_t oe) { run<Tq2>(a, ob, oe); }
+void tq1_0_q8_k_avx2(const PackedArgs& a, int64_t ob, int64_t oe) { run<Tq1>(a, ob, oe); }
+void i2_s_q8_0_avx2(const PackedArgs& a, int64_t ob, int64_t oe) { run<I2s>(a, ob, oe); }
+void i2_s_g64_q8_0_avx2(const PackedArgs& a, int64_t ob, int64_t oe) { run<I2sG64>(a, ob, oe); }
+void q2_0_q8_0_avx2(const PackedArgs& a, int64_t ob, int64_t oe) { run<Q2>(a, ob, oe); }
+void q1_0_q8_0_avx2(const PackedArgs& a, int64_t ob, int64_t oe) { run<Q1>(a, ob, oe); }
 
 }  // namespace skn_core::kernels::x86_64

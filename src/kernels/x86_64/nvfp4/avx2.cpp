@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/row_tiles.hpp"
 #include "kernels/x86_64/nvfp4/decode.hpp"
 #include "kernels/x86_64/nvfp4/kernels.hpp"
 
@@ -68,10 +69,10 @@ inline XBlock load_xblock(const uint8_t* xb) {
     return x;
 }
 
-inline int64_t prefetch_distance(const Nvfp4Args& a) { return a.so * (a.so >= 256 ? 12 : 32); }
+inline int64_t prefetch_distance(const PackedArgs& a) { return a.so * (a.so >= 256 ? 12 : 32); }
 
 template <int R, int N>
-void tile(const Nvfp4Args& a, int64_t o0, int64_t i0) {
+void tile(const PackedArgs& a, int64_t o0, int64_t i0) {
     __m256 acc[R][N];
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r)
@@ -117,20 +118,13 @@ void tile(const Nvfp4Args& a, int64_t o0, int64_t i0) {
 }
 
 template <int R>
-void row_tile(const Nvfp4Args& a, int64_t o0) {
-    int64_t i = 0;
-    for (; i + 4 <= a.n; i += 4) tile<R, 4>(a, o0, i);
-    switch (a.n - i) {
-        case 3: tile<R, 3>(a, o0, i); break;
-        case 2: tile<R, 2>(a, o0, i); break;
-        case 1: tile<R, 1>(a, o0, i); break;
-        default: break;
-    }
+void row_tile(const PackedArgs& a, int64_t o0) {
+    for_each_row_tile_up_to<4>(a.n, [&](auto N, int64_t i) SKN_TILE_INLINE { tile<R, N>(a, o0, i); });
 }
 
 }  // namespace
 
-void nvfp4_q8_0_avx2(const Nvfp4Args& a, int64_t out_begin, int64_t out_end) {
+void nvfp4_q8_0_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end) {
     int64_t o = out_begin;
     for (; o + 2 <= out_end; o += 2) row_tile<2>(a, o);
     for (; o < out_end; ++o) row_tile<1>(a, o);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // NVFP4 matmul_wt kernels for x86 in fast precision (Q8_0 activations). The
 // ISA translation units (nvfp4/avx2.cpp, and nvfp4/body512.inc included by
-// nvfp4/avx512.cpp and nvfp4/avx512vnni.cpp) see only this header: a
-// plain struct filled by nvfp4/register.cpp, which is built without ISA
-// flags, so no inline function of the library is compiled with wider flags.
+// nvfp4/avx512.cpp and nvfp4/avx512vnni.cpp) see only this header and the
+// plain PackedArgs (kernels/common/packed_args.hpp) filled by
+// nvfp4/register.cpp, which is built without ISA flags, so no inline
+// function of the library is compiled with wider flags.
 //
 // An NVFP4 block is 64 elements (four 16-element sub-blocks, each with its
 // own UE4M3 scale) and meets two Q8_0 activation blocks. Accumulation order
@@ -18,16 +19,12 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/x86_64/common/packed_args.hpp"
+#include "kernels/common/packed_args.hpp"
 
 namespace skn_core::kernels::x86_64 {
 
-using Nvfp4Args = PackedArgs;
-
-using Nvfp4KernelFn = void (*)(const Nvfp4Args& a, int64_t out_begin, int64_t out_end);
-
-void nvfp4_q8_0_avx2(const Nvfp4Args& a, int64_t out_begin, int64_t out_end);
-void nvfp4_q8_0_avx512(const Nvfp4Args& a, int64_t out_begin, int64_t out_end);
-void nvfp4_q8_0_avx512vnni(const Nvfp4Args& a, int64_t out_begin, int64_t out_end);
+void nvfp4_q8_0_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void nvfp4_q8_0_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void nvfp4_q8_0_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
 }  // namespace skn_core::kernels::x86_64

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/common/row_tiles.hpp"
 #include "kernels/x86_64/q32/kernels.hpp"
 #include "kernels/x86_64/common/value_tables.hpp"
 
@@ -316,8 +317,7 @@ void run(const PackedArgs& a, int64_t o0, int64_t o1) {
     constexpr int kAB = F::kQ81 ? 36 : 34;
     const int64_t sbb = a.sb, sob = a.so;  // bytes
     for (int64_t i0 = 0; i0 < a.n;) {
-        const int64_t left = a.n - i0;
-        const int C = left >= 4 ? 4 : left >= 2 ? 2 : 1;
+        const int C = row_tile_rows<4, 2, 1>(a.n - i0);
         for (int64_t k0 = 0; k0 < a.bpr; k0 += kChunk) {
             const int64_t nb = a.bpr - k0 < kChunk ? a.bpr - k0 : kChunk;
             precompute<F::kQ81>(a, i0, C, k0, nb, F::kOffset, dx, nc, mx);
@@ -350,11 +350,9 @@ void run(const PackedArgs& a, int64_t o0, int64_t o1) {
                     float* y0 = a.y + i0 * a.y_stride + o;
                     const float* bias = a.bias != nullptr ? a.bias + o : nullptr;
                     const uint8_t* pf = by_columns ? w0 + step * sbb : nullptr;
-                    switch (C) {
-                        case 4: tile<F, 4>(a, w0, sbb, t, nb2, x0, dxb, ncb, mxb, y0, first, last, bias, pf); break;
-                        case 2: tile<F, 2>(a, w0, sbb, t, nb2, x0, dxb, ncb, mxb, y0, first, last, bias, pf); break;
-                        default: tile<F, 1>(a, w0, sbb, t, nb2, x0, dxb, ncb, mxb, y0, first, last, bias, pf); break;
-                    }
+                    with_row_tile<4, 2, 1>(C, [&](auto c) SKN_TILE_INLINE {
+                        tile<F, c>(a, w0, sbb, t, nb2, x0, dxb, ncb, mxb, y0, first, last, bias, pf);
+                    });
                 }
             }
         }

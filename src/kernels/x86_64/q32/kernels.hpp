@@ -2,8 +2,9 @@
 // SIMD matmul_wt kernels for the 32-element block formats (Q4_0, Q8_0,
 // IQ4_NL, MXFP4, Q5_0 against Q8_0 activations; Q4_1, Q5_1 against Q8_1)
 // in fast precision (exact precision: exact/kernels.hpp). The kernels live in translation units built
-// with their ISA's flags (q32/<isa>.cpp) and see only the plain struct below;
-// q32/register.cpp (built without ISA flags) fills it from MatmulArgs.
+// with their ISA's flags (q32/<isa>.cpp) and see only the plain PackedArgs
+// (kernels/common/packed_args.hpp); q32/register.cpp (built without ISA
+// flags) fills it from MatmulArgs.
 //
 // Accumulation order, shared by every kernel of one tier and by both block
 // orders, so ROW_MAJOR and INPUT_BLOCK_MAJOR give bit-identical y and any
@@ -19,13 +20,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/x86_64/common/packed_args.hpp"
+#include "kernels/common/packed_args.hpp"
 
 namespace skn_core::kernels::x86_64 {
-
-// The weight's strides are in bytes (PackedArgs, common/packed_args.hpp), as
-// in every other packed family.
-using Q32Fn = void (*)(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
 // Fast precision (Q8_0 / Q8_1 activations), one function per format and ISA;
 // the same function serves both block orders. avx512vnni and avx512 share

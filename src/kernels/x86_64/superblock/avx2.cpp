@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/common/row_tiles.hpp"
 #include "kernels/x86_64/superblock/kernels.hpp"
 #include "kernels/x86_64/common/value_tables.hpp"
 
@@ -234,7 +235,7 @@ inline void prefetch_block(const uint8_t* p, int64_t bytes) {
 // float vector per activation row (lanes = output rows). Rows past oe repeat
 // the last row and are not stored.
 template <int R, int F>
-void gemv_tile(const KqArgs& a, int64_t o0, int64_t oe, int64_t i0) {
+void gemv_tile(const PackedArgs& a, int64_t o0, int64_t oe, int64_t i0) {
     constexpr int64_t kBlock = block_bytes(F);
     const int nto = oe - o0 < kTt ? int(oe - o0) : kTt;
     const uint8_t* wrow[kTt];
@@ -287,26 +288,18 @@ void gemv_tile(const KqArgs& a, int64_t o0, int64_t oe, int64_t i0) {
 }
 
 template <int F>
-void run(const KqArgs& a, int64_t ob, int64_t oe) {
-    for (int64_t o0 = ob; o0 < oe; o0 += kTt) {
-        int64_t i = 0;
-        for (; i + 4 <= a.n; i += 4) gemv_tile<4, F>(a, o0, oe, i);
-        switch (a.n - i) {
-            case 3: gemv_tile<3, F>(a, o0, oe, i); break;
-            case 2: gemv_tile<2, F>(a, o0, oe, i); break;
-            case 1: gemv_tile<1, F>(a, o0, oe, i); break;
-            default: break;
-        }
-    }
+void run(const PackedArgs& a, int64_t ob, int64_t oe) {
+    for (int64_t o0 = ob; o0 < oe; o0 += kTt)
+        for_each_row_tile_up_to<4>(a.n, [&](auto N, int64_t i) SKN_TILE_INLINE { gemv_tile<N, F>(a, o0, oe, i); });
 }
 
 }  // namespace
 
-void kq_q4_k_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end) { run<kQ4k>(a, out_begin, out_end); }
-void kq_q5_k_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end) { run<kQ5k>(a, out_begin, out_end); }
-void kq_q6_k_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end) { run<kQ6k>(a, out_begin, out_end); }
-void kq_iq4_xs_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end) { run<kIq4xs>(a, out_begin, out_end); }
-void kq_q2_k_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end) { run<kQ2k>(a, out_begin, out_end); }
-void kq_q3_k_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end) { run<kQ3k>(a, out_begin, out_end); }
+void kq_q4_k_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end) { run<kQ4k>(a, out_begin, out_end); }
+void kq_q5_k_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end) { run<kQ5k>(a, out_begin, out_end); }
+void kq_q6_k_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end) { run<kQ6k>(a, out_begin, out_end); }
+void kq_iq4_xs_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end) { run<kIq4xs>(a, out_begin, out_end); }
+void kq_q2_k_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end) { run<kQ2k>(a, out_begin, out_end); }
+void kq_q3_k_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end) { run<kQ3k>(a, out_begin, out_end); }
 
 }  // namespace skn_core::kernels::x86_64

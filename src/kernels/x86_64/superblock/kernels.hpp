@@ -2,7 +2,7 @@
 // K-quant SIMD kernels (Q2_K, Q3_K, Q4_K, Q5_K, Q6_K and IQ4_XS, which also pairs with Q8_K) against Q8_K activations. The
 // per-ISA translation units (superblock/<isa>.cpp) export only these functions;
 // the registration code (superblock/register.cpp, built without ISA flags)
-// reads the weight's layout and hands them plain byte strides, so the ISA
+// hands them the plain PackedArgs (kernels/common/packed_args.hpp), so the ISA
 // code never instantiates an inline function shared with other TUs.
 //
 // Every kernel computes each y[i, o] the same way (see docs/kernels/superblock.md):
@@ -14,31 +14,27 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/x86_64/common/packed_args.hpp"
+#include "kernels/common/packed_args.hpp"
 
 namespace skn_core::kernels::x86_64 {
 
-using KqArgs = PackedArgs;
-
-using KqFn = void (*)(const KqArgs& a, int64_t out_begin, int64_t out_end);
-
-void kq_q2_k_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q3_k_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q4_k_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q5_k_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q6_k_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_iq4_xs_avx2(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q2_k_avx512(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q3_k_avx512(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q4_k_avx512(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q5_k_avx512(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q6_k_avx512(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_iq4_xs_avx512(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q2_k_avx512vnni(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q3_k_avx512vnni(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q4_k_avx512vnni(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q5_k_avx512vnni(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_q6_k_avx512vnni(const KqArgs& a, int64_t out_begin, int64_t out_end);
-void kq_iq4_xs_avx512vnni(const KqArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q2_k_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q3_k_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q4_k_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q5_k_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q6_k_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_iq4_xs_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q2_k_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q3_k_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q4_k_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q5_k_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q6_k_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_iq4_xs_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q2_k_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q3_k_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q4_k_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q5_k_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q6_k_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_iq4_xs_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
 }  // namespace skn_core::kernels::x86_64

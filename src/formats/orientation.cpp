@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "layout/orientation.hpp"
+#include "formats/orientation.hpp"
 
 #include "runtime/error.hpp"
 

@@ -1,22 +1,34 @@
 // SPDX-License-Identifier: MIT
-#include "kernels/aarch64/common/packed_args.hpp"
+#include "kernels/common/packed_args.hpp"
+
+#include <type_traits>
 
 #include "dispatch/kernel.hpp"
 
-namespace skn_core::kernels::aarch64 {
+namespace skn_core::kernels {
+
+static_assert(std::is_same_v<ScalarDecodeFn, DecodeBlocksFn>, "PackedArgs hands kernels the formats' decoder");
 
 PackedArgs packed_args(const MatmulArgs& m) {
     const View& w = *m.w;
     const Layout& l = w.layout;
     const int64_t bb = l.format->block_bytes;
     PackedArgs a;
+    a.format = l.format->id;
+    a.block_elems = l.format->block_elems;
+    a.block_bytes = l.format->block_bytes;
+    a.scalar_decode = l.format->decode;
     a.w = w.data + size_t(l.offset * bb);
     a.so = l.strides[0] * bb;
     a.sb = l.strides[1] * bb;
     a.bpr = l.grid[1];
+    a.out = m.out;
+    a.in = m.in;
     a.n = m.n;
     a.xq = m.xq;
     a.xq_stride = m.xq_stride;
+    a.xf = m.xf;
+    a.xf_stride = m.xf_stride;
     a.bias = m.bias;
     a.y = m.y;
     a.y_stride = m.y_stride;
@@ -24,4 +36,4 @@ PackedArgs packed_args(const MatmulArgs& m) {
     return a;
 }
 
-}  // namespace skn_core::kernels::aarch64
+}  // namespace skn_core::kernels
