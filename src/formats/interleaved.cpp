@@ -182,13 +182,8 @@ void deinterleave_q4_k_r4(const uint8_t* y, uint8_t* const* rows) {
 
 // Q6_K: ql[128] @0, qh[64] @128, int8 scales[16] @192, d @208. Element
 // 128 * n + 32 * j + l (j < 4) has low nibble (j & 1 ? ql[64n + 32 + l]
-// : ql[64n + l]) >> (j >= 2 ? 4 : 0) and high two bits (qh[32n + l] >> 2j) & 3.
-uint8_t q6_k_code(const uint8_t* x, int e) {
-    const int n = e / 128, j = (e % 128) / 32, l = e % 32;
-    const uint8_t lo = uint8_t((x[64 * n + 32 * (j & 1) + l] >> (j >= 2 ? 4 : 0)) & 0xF);
-    const uint8_t hi = uint8_t((x[128 + 32 * n + l] >> (2 * j)) & 3);
-    return uint8_t(lo | hi << 4);
-}
+// : ql[64n + l]) >> (j >= 2 ? 4 : 0) and high two bits (qh[32n + l] >> 2j) & 3;
+// q6_k_set writes the 6-bit code v there.
 void q6_k_set(uint8_t* x, int e, uint8_t v) {
     const int n = e / 128, j = (e % 128) / 32, l = e % 32;
     uint8_t& lo = x[64 * n + 32 * (j & 1) + l];
