@@ -1632,7 +1632,8 @@ typedef struct skn_tuning_row {
 
 /* The rows that apply on this CPU for `ctx`, in precedence order (a later
  * row beats an earlier one of the same specificity). skn_tuning_row_at's
- * strings live as long as `ctx`; it returns SKN_E_INVALID_ARGUMENT for a NULL
+ * strings live until `ctx` is destroyed or given another
+ * skn_context_set_tuning; skn_tuning_count(NULL) is 0. skn_tuning_row_at returns SKN_E_INVALID_ARGUMENT for a NULL
  * argument, a struct_size below the fields above, or an index out of range. */
 SKN_API int32_t skn_tuning_count(const skn_context* ctx);
 SKN_API skn_status skn_tuning_row_at(const skn_context* ctx, int32_t index, skn_tuning_row* row);

@@ -1093,6 +1093,48 @@ static void case_errors_and_version(void) {
     CHECK(strcmp(skn_gguf_type_name((skn_gguf_type)13), "invalid") == 0);
 }
 
+static void case_tuning_misuse(void) {
+    CHECK(skn_cpu_id() != NULL && skn_cpu_id() == skn_cpu_id() && strlen(skn_cpu_id()) >= 5); /* static */
+    CHECK(skn_kernel_variant(-1) == NULL && skn_kernel_variant(skn_kernel_count()) == NULL);
+    CHECK(skn_kernel_variant(INT32_MIN) == NULL && skn_kernel_variant(0) != NULL);
+    CHECK(skn_tuning_count(NULL) == 0);
+    const char* why = NULL;
+    CHECK(skn_tuning_file(NULL) != NULL && skn_tuning_file(&why) != NULL && why != NULL);
+    CHECK(skn_tuning_file_path() != NULL && skn_tuning_file_path() == skn_tuning_file_path());
+    skn_context* ctx = NULL;
+    CHECK(skn_context_create(&ctx) == SKN_OK);
+    skn_tuning_row row;
+    memset(&row, 0, sizeof row);
+    row.struct_size = sizeof row;
+    CHECK_ERROR(skn_tuning_row_at(NULL, 0, &row), SKN_E_INVALID_ARGUMENT, "ctx");
+    CHECK_ERROR(skn_tuning_row_at(ctx, 0, NULL), SKN_E_INVALID_ARGUMENT, "row");
+    CHECK_ERROR(skn_tuning_row_at(ctx, -1, &row), SKN_E_INVALID_ARGUMENT, "out of range");
+    CHECK_ERROR(skn_tuning_row_at(ctx, skn_tuning_count(ctx), &row), SKN_E_INVALID_ARGUMENT, "out of range");
+    row.struct_size = 8;
+    CHECK_ERROR(skn_tuning_row_at(ctx, 0, &row), SKN_E_INVALID_ARGUMENT, "struct_size");
+    row.struct_size = sizeof row;
+    CHECK_ERROR(skn_context_set_tuning(NULL, "variant", "matmul_wt_*", ""), SKN_E_INVALID_ARGUMENT, "ctx");
+    CHECK_ERROR(skn_context_set_tuning(ctx, NULL, "matmul_wt_*", ""), SKN_E_INVALID_ARGUMENT, "choice");
+    CHECK_ERROR(skn_context_set_tuning(ctx, "variant", NULL, ""), SKN_E_INVALID_ARGUMENT, "subject");
+    CHECK_ERROR(skn_context_set_tuning(ctx, "variant", "matmul_wt_*", NULL), SKN_E_INVALID_ARGUMENT, "value");
+    CHECK_ERROR(skn_context_set_tuning(ctx, "speed", "matmul_wt_*", "far"), SKN_E_INVALID_ARGUMENT,
+                "variant, tasks or prefer");
+    CHECK_ERROR(skn_context_set_tuning(ctx, "variant", "", "far"), SKN_E_INVALID_ARGUMENT, "subject");
+    CHECK_ERROR(skn_context_set_tuning(ctx, "variant", "matmul_wt_*", "Far Away"), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_context_set_tuning(ctx, "tasks", "matmul_wt_*", "0"), SKN_E_INVALID_ARGUMENT, "row count");
+    CHECK_ERROR(skn_context_set_tuning(ctx, "tasks", "matmul_wt_*", "12abc"), SKN_E_INVALID_ARGUMENT, "row count");
+    CHECK_ERROR(skn_context_set_tuning(ctx, "prefer", "q4_0:gemv", "q4_k/rm"), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_context_set_tuning(ctx, "prefer", "q4_0:batch", "q4_0/rm"), SKN_E_INVALID_ARGUMENT, NULL);
+    CHECK_ERROR(skn_context_set_tuning(ctx, "prefer", "q4_0:gemv", "q4_0/sideways"), SKN_E_INVALID_ARGUMENT, NULL);
+    /* A refused setting adds no row; an accepted one is the last row, from "context". */
+    const int32_t before = skn_tuning_count(ctx);
+    CHECK(skn_context_set_tuning(ctx, "variant", "matmul_wt_q4_0_ibm_*", "far") == SKN_OK);
+    CHECK(skn_tuning_count(ctx) == before + 1);
+    CHECK(skn_tuning_row_at(ctx, before, &row) == SKN_OK);
+    CHECK(strcmp(row.choice, "variant") == 0 && strcmp(row.value, "far") == 0 && strcmp(row.source, "context") == 0);
+    skn_context_destroy(ctx);
+}
+
 static void case_quantize_options_misuse(void) {
     float src[3 * 64];
     for (int i = 0; i < 3 * 64; ++i) src[i] = (float)(i % 7) - 3.0f;
@@ -1881,6 +1923,9 @@ static const misuse_case k_cases[] = {
      "skn_isa_count skn_isa_at skn_cpu_runs_isa "
      "skn_kernel_count "
      "skn_kernel_name skn_gguf_type_name"},
+    {"tuning_misuse", case_tuning_misuse,
+     "skn_cpu_id skn_kernel_variant skn_tuning_count skn_tuning_row_at skn_tuning_file skn_tuning_file_path "
+     "skn_context_set_tuning"},
     {"quantize_misuse", case_quantize_misuse, "skn_quantized_size skn_quantize skn_dequantize"},
     {"quantize_options_misuse", case_quantize_options_misuse, "skn_quantize_with_options"},
     {"scope_and_view_misuse", case_scope_and_view_misuse,

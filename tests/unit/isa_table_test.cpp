@@ -73,10 +73,12 @@ TEST(IsaTable, DetectedTierBelongsToThisBuildsArchitectureAndRuns) {
 TEST(KernelNaming, EveryRegisteredNameIsItsKeyAndParsesBack) {
     ASSERT_FALSE(default_registry().kernels().empty());
     for (const Kernel& k : default_registry().kernels()) {
-        EXPECT_EQ(k.name, kernel_name(k.key));
+        EXPECT_EQ(k.name, kernel_name(k.key) + (k.variant.empty() ? "" : "_" + k.variant));
         KernelKey parsed{};
-        ASSERT_TRUE(parse_kernel_name(k.name, &parsed)) << k.name;
+        std::string variant = "unset";
+        ASSERT_TRUE(parse_kernel_name(k.name, &parsed, &variant)) << k.name;
         EXPECT_TRUE(parsed == k.key) << k.name;
+        EXPECT_EQ(variant, k.variant) << k.name;
     }
     KernelKey ignored{};
     EXPECT_FALSE(parse_kernel_name("matmul_wt_q4_0_rm_q8_0_avx1024", &ignored));

@@ -176,10 +176,11 @@ INSTANTIATE_TEST_SUITE_P(BlockFormatKernels, MatmulWtOnRandomBlocks, ::testing::
 TEST(KernelRegistry, NamesFollowTheGrammarAndEveryFormatHasReferenceKernelsInBothOrders) {
     std::string isas;
     for (const IsaInfo& i : isa_table()) isas += (isas.empty() ? "" : "|") + std::string(i.name);
-    const std::regex grammar("^matmul_wt_[a-z0-9_]+_(rm|ibm|dense|strided)_[a-z0-9_]+_(" + isas + ")$");
+    const std::regex grammar("^matmul_wt_[a-z0-9_]+_(rm|ibm|dense|strided)_[a-z0-9_]+_(" + isas + ")(_[a-z0-9]+)?$");
     for (const Kernel& k : default_registry().kernels()) {
         EXPECT_TRUE(std::regex_match(k.name, grammar)) << k.name;
-        EXPECT_EQ(k.name, kernel_name(k.key));
+        // A variant is its plain kernel's name and "_<variant>".
+        EXPECT_EQ(k.name, kernel_name(k.key) + (k.variant.empty() ? "" : "_" + k.variant));
     }
     for (const FormatTraits& f : all_formats()) {
         const LayoutClass a = f.block_quantized ? LayoutClass::BlockedRowMajor : LayoutClass::Contiguous;

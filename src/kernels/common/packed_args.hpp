@@ -42,10 +42,10 @@ struct PackedArgs {
     float* y = nullptr;               // y[i, o] at y + i * y_stride + o
     int64_t y_stride = 0;
     float tensor_scale = 1.0f;        // per-tensor scale (I2_S), 1 otherwise
-    // Stream tuning the registration chose for this kernel on this core
-    // (runtime/stream_tuning.hpp), which kernel code may not read itself:
-    // whether the few-row ROW_MAJOR walk prefetches the next row tile in
-    // software (x86 q32). Never changes a result.
+    // A streaming choice fixed by the registered variant (x86 q32: Q8_0's
+    // "ahead" variant sets it; the tuning table, dispatch/tuning.hpp, picks
+    // the variant per core): whether the few-row ROW_MAJOR walk prefetches
+    // the next row tile in software. Never changes a result.
     bool row_tile_ahead = true;
     // Dense and exact kernels read these too.
     int64_t out = 0, in = 0;          // the whole weight's output rows (a call covers some) and inputs

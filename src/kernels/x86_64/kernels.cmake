@@ -29,5 +29,5 @@ foreach(family grid low_bit nvfp4 q32 superblock)
   skn_add_kernel_tier(skn_core ${family} avx512 ${_x86}/${family}/avx512.cpp)
   skn_add_kernel_tier(skn_core ${family} avx512vnni ${_x86}/${family}/avx512vnni.cpp)
 endforeach()
-# The q32 kernels' far-prefetch twins (runtime/stream_tuning.hpp).
+# The q32 kernels' "far" variants (q32/avx512vnni_far.cpp; dispatch/tuning.hpp).
 skn_add_kernel_tier(skn_core q32 avx512vnni ${_x86}/q32/avx512vnni_far.cpp)

@@ -35,9 +35,9 @@ void q32_q5_0_q8_0_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q4_1_q8_1_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);  // xq: Q8_1 rows
 void q32_q5_1_q8_1_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);  // xq: Q8_1 rows
 
-// The avx512vnni kernels with far prefetch (q32/avx512vnni_far.cpp,
-// StreamMode::Far): registered for INPUT_BLOCK_MAJOR where the stream tuning
-// is far; the same bits.
+// The avx512vnni kernels with far prefetch (q32/avx512vnni_far.cpp): the
+// "far" variant of the INPUT_BLOCK_MAJOR kernels, which the tuning table
+// picks on the cores that stream better so (Zen 4); the same bits.
 void q32_q4_0_q8_0_far_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q8_0_q8_0_far_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_iq4_nl_q8_0_far_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);

@@ -5,7 +5,6 @@
 // when the registry has checked the CPU.
 #include "kernels/common/registration.hpp"
 #include "kernels/x86_64/q32/kernels.hpp"
-#include "runtime/stream_tuning.hpp"
 
 namespace skn_core {
 
@@ -13,12 +12,20 @@ namespace {
 
 using kernels::packed_entry;
 
-// Q8_0 at the AVX-512 tiers: its ROW_MAJOR few-row walk prefetches the next
-// row tile only on the cores that stream it faster so (q8_0_row_major_ahead()).
+// Q8_0's "ahead" variant at the AVX-512 tiers: its ROW_MAJOR few-row walk
+// prefetches the next row tile in software (34-byte blocks: ~8.5 cache lines
+// per block step), which the plain kernel leaves to the hardware prefetcher.
+// The tuning table picks it where it measured faster (AMD).
 template <kernels::PackedKernelFn F>
-void entry_q8_0(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
+void entry_row_tile_ahead(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
     kernels::PackedArgs p = kernels::packed_args(a);
-    p.row_tile_ahead = q8_0_row_major_ahead();
+    p.row_tile_ahead = true;
+    F(p, out_begin, out_end);
+}
+template <kernels::PackedKernelFn F>
+void entry_no_row_tile_ahead(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
+    kernels::PackedArgs p = kernels::packed_args(a);
+    p.row_tile_ahead = false;
     F(p, out_begin, out_end);
 }
 
@@ -32,10 +39,13 @@ bool fits_tile_offsets(const Layout& l) {
 
 constexpr int64_t kFarRowsPerTask = 2048;
 
-// The format's kernel at one tier in both orders. far_fn: its far-prefetch
-// twin (q32/avx512vnni_far.cpp), which serves INPUT_BLOCK_MAJOR where the
-// stream tuning is far (the only order whose few-row walk it changes).
-void add(Registry& r, FormatId f, FormatId act, skn_isa isa, MatmulKernelFn fn, MatmulKernelFn far_fn = nullptr) {
+// The format's kernel at one tier in both orders, and its variants (bit-
+// identical; dispatch/tuning_table.inc picks one per core): far_fn, the
+// far-prefetch body (q32/avx512vnni_far.cpp) as variant "far" of the
+// INPUT_BLOCK_MAJOR kernel (the only order whose few-row walk it changes);
+// ahead_fn, variant "ahead" of the ROW_MAJOR kernel.
+void add(Registry& r, FormatId f, FormatId act, skn_isa isa, MatmulKernelFn fn, MatmulKernelFn far_fn = nullptr,
+         MatmulKernelFn ahead_fn = nullptr) {
     Kernel k = kernels::blocked_kernel(f, act, isa, fn, 128);
     k.supports = fits_tile_offsets;
     // Few activation rows (memory-bound) on the AVX-512 tiers: tasks of up to
@@ -44,19 +54,27 @@ void add(Registry& r, FormatId f, FormatId act, skn_isa isa, MatmulKernelFn fn, 
     // reads eight at a time) and which start a cold walk 31 instead of 112
     // times per [14336, *] call. Measured in docs/kernels/q32.md ("Task
     // size"); Q8_0 (34-byte blocks, runs twice as long) takes 256: the same
-    // speed at n = 1, 0.93-0.95x the time at n = 8. The far-prefetch
-    // kernels (StreamMode::Far, Zen 4) take up to kFarRowsPerTask, whose
-    // runs the prefetch eight tiles ahead keeps fed; ROW_MAJOR
-    // and MXFP4 ran 1.1-1.4x the time with such tasks there and keep theirs
-    // (docs/kernels/q32.md, "Streaming by core").
+    // speed at n = 1, 0.93-0.95x the time at n = 8. The far variants take
+    // up to kFarRowsPerTask, whose runs the prefetch eight tiles ahead keeps
+    // fed; ROW_MAJOR and MXFP4 ran 1.1-1.4x the time with such tasks on Zen 4
+    // and keep theirs (docs/kernels/q32.md, "Streaming by core").
     kernels::take_few_row_tasks(k, SKN_ISA_AVX512, f == FormatId::Q8_0 ? 256 : kernels::kFewRowsPerTask);
-    if (far_fn == nullptr || stream_mode() != StreamMode::Far) return kernels::add_both_orders(r, k);
-    Kernel far = k;
-    far.key.layout = LayoutClass::BlockedInputMajor;
-    far.fn = far_fn;
-    kernels::take_few_row_tasks(far, SKN_ISA_AVX512, kFarRowsPerTask);
-    r.add(std::move(k));
-    r.add(std::move(far));
+    kernels::add_both_orders(r, k);
+    if (far_fn != nullptr) {
+        Kernel far = k;
+        far.key.layout = LayoutClass::BlockedInputMajor;
+        far.fn = far_fn;
+        far.variant = "far";
+        kernels::take_few_row_tasks(far, SKN_ISA_AVX512, kFarRowsPerTask);
+        r.add(std::move(far));
+    }
+    if (ahead_fn != nullptr) {
+        Kernel ahead = k;
+        ahead.key.layout = LayoutClass::BlockedRowMajor;
+        ahead.fn = ahead_fn;
+        ahead.variant = "ahead";
+        r.add(std::move(ahead));
+    }
 }
 
 }  // namespace
@@ -67,8 +85,9 @@ void register_q32_kernels(Registry& r) {
     const skn_isa vnni = SKN_ISA_AVX512_VNNI;
     add(r, FormatId::Q4_0, q8, vnni, packed_entry<kx::q32_q4_0_q8_0_avx512vnni>,
         packed_entry<kx::q32_q4_0_q8_0_far_avx512vnni>);
-    add(r, FormatId::Q8_0, q8, vnni, entry_q8_0<kx::q32_q8_0_q8_0_avx512vnni>,
-        packed_entry<kx::q32_q8_0_q8_0_far_avx512vnni>);
+    add(r, FormatId::Q8_0, q8, vnni, entry_no_row_tile_ahead<kx::q32_q8_0_q8_0_avx512vnni>,
+        entry_no_row_tile_ahead<kx::q32_q8_0_q8_0_far_avx512vnni>,
+        entry_row_tile_ahead<kx::q32_q8_0_q8_0_avx512vnni>);
     add(r, FormatId::IQ4_NL, q8, vnni, packed_entry<kx::q32_iq4_nl_q8_0_avx512vnni>,
         packed_entry<kx::q32_iq4_nl_q8_0_far_avx512vnni>);
     add(r, FormatId::MXFP4, q8, vnni, packed_entry<kx::q32_mxfp4_q8_0_avx512vnni>);
@@ -79,7 +98,8 @@ void register_q32_kernels(Registry& r) {
     add(r, FormatId::Q5_1, q81, vnni, packed_entry<kx::q32_q5_1_q8_1_avx512vnni>,
         packed_entry<kx::q32_q5_1_q8_1_far_avx512vnni>);
     add(r, FormatId::Q4_0, q8, SKN_ISA_AVX512, packed_entry<kx::q32_q4_0_q8_0_avx512>);
-    add(r, FormatId::Q8_0, q8, SKN_ISA_AVX512, entry_q8_0<kx::q32_q8_0_q8_0_avx512>);
+    add(r, FormatId::Q8_0, q8, SKN_ISA_AVX512, entry_no_row_tile_ahead<kx::q32_q8_0_q8_0_avx512>, nullptr,
+        entry_row_tile_ahead<kx::q32_q8_0_q8_0_avx512>);
     add(r, FormatId::IQ4_NL, q8, SKN_ISA_AVX512, packed_entry<kx::q32_iq4_nl_q8_0_avx512>);
     add(r, FormatId::MXFP4, q8, SKN_ISA_AVX512, packed_entry<kx::q32_mxfp4_q8_0_avx512>);
     add(r, FormatId::Q5_0, q8, SKN_ISA_AVX512, packed_entry<kx::q32_q5_0_q8_0_avx512>);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The stream tuning (runtime/stream_tuning.hpp) moves prefetches and task
-// sizes only: each q32 far-prefetch kernel gives its near twin's bits; the
-// tuning follows the core family (Q8_0's ROW_MAJOR next-tile prefetch the
-// vendor); SKN_STREAM is checked like SKN_ISA.
+// The q32 kernels' variants ("far": the INPUT_BLOCK_MAJOR walk prefetching
+// into L2; "ahead": Q8_0's ROW_MAJOR walk prefetching the next row tile)
+// move prefetches and task sizes only: each gives the plain kernel's bits;
+// the built-in tuning table picks them by core family and vendor; SKN_STREAM
+// is checked like SKN_ISA.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -13,10 +14,10 @@
 #include "dispatch/context.hpp"
 #include "dispatch/kernel.hpp"
 #include "dispatch/registry.hpp"
+#include "dispatch/tuning.hpp"
 #include "kernels/x86_64/q32/kernels.hpp"
 #include "runtime/cpu.hpp"
 #include "runtime/error.hpp"
-#include "runtime/stream_tuning.hpp"
 #include "support/matmul_harness.hpp"
 
 namespace skn_core {
@@ -61,13 +62,13 @@ Kernel q32_kernel(const char* name, FormatId f, LayoutClass c, skn_isa isa, Matm
     return k;
 }
 
-class Q32StreamTuning : public ::testing::TestWithParam<Case> {};
+class Q32FarVariant : public ::testing::TestWithParam<Case> {};
 
 // The far kernel gives the near kernel's bits in both orders (it is
 // registered for INPUT_BLOCK_MAJOR; ROW_MAJOR runs the same walk either way),
 // at the few-row sizes where the walk differs and at a batch size where it
 // does not, with far tasks and on two threads.
-TEST_P(Q32StreamTuning, FarKernelGivesTheNearBits) {
+TEST_P(Q32FarVariant, FarKernelGivesTheNearBits) {
     if (!cpu_runs(SKN_ISA_AVX512_VNNI)) GTEST_SKIP() << "no AVX512-VNNI: " << cpu_features_text();
     const Case c = GetParam();
     const Twin* twin = nullptr;
@@ -105,33 +106,54 @@ std::vector<Case> cases() {
     return v;
 }
 
-INSTANTIATE_TEST_SUITE_P(Q32, Q32StreamTuning, ::testing::ValuesIn(cases()), [](const auto& p) {
+INSTANTIATE_TEST_SUITE_P(Q32, Q32FarVariant, ::testing::ValuesIn(cases()), [](const auto& p) {
     return test::case_name(p.param.f, {{"out", p.param.out}, {"bpr", p.param.bpr}});
 });
 
-// Zen 4 alone is far; what the CPU is decides, unless SKN_STREAM says.
-TEST(StreamTuning, ChosenByCoreFamily) {
+// The kernel a context runs for `f` in order `c` at avx512vnni (no view, so
+// any variant that would refuse one is not in the way).
+const Kernel* chosen(FormatId f, LayoutClass c, skn_isa isa) {
+    const Context ctx;
+    return default_registry().best(f, c, find_format(f)->activation, isa, nullptr, &ctx.tuning());
+}
+
+// Zen 4 alone runs the far variant of the INPUT_BLOCK_MAJOR kernels; what
+// the CPU is decides (the built-in table), unless SKN_STREAM or a tuning
+// file says otherwise.
+TEST(Q32Variants, FarChosenByCoreFamily) {
+    if (!cpu_runs(SKN_ISA_AVX512_VNNI)) GTEST_SKIP() << "no AVX512-VNNI: " << cpu_features_text();
     const CpuFeatures& f = cpu_features();
     const char* env = std::getenv("SKN_STREAM");
     if (env != nullptr && *env != 0 && std::strcmp(env, "auto") != 0) GTEST_SKIP() << "SKN_STREAM=" << env;
+    if (!Tuning::process().file().empty()) GTEST_SKIP() << "a tuning file is in force: " << Tuning::process().file();
     const bool zen4 = f.x86_amd && f.x86_family == 0x19 && f.avx512f;
-    EXPECT_EQ(stream_mode() == StreamMode::Far, zen4) << cpu_features_text() << " family " << f.x86_family;
-    // The registry serves INPUT_BLOCK_MAJOR Q4_0 at avx512vnni with the far
-    // kernel exactly where the tuning is far (its task size tells).
-    if (cpu_runs(SKN_ISA_AVX512_VNNI))
-        for (const Kernel& k : default_registry().kernels())
-            if (k.key.weight == FormatId::Q4_0 && k.key.isa == SKN_ISA_AVX512_VNNI &&
-                k.key.activation == FormatId::Q8_0) {
-                const bool ibm = k.key.layout == LayoutClass::BlockedInputMajor;
-                EXPECT_EQ(k.few_rows_per_task, ibm && zen4 ? 2048 : 512) << k.name;
-            }
+    for (FormatId id : {FormatId::Q4_0, FormatId::Q8_0, FormatId::IQ4_NL, FormatId::Q5_0, FormatId::Q4_1,
+                        FormatId::Q5_1}) {
+        const Kernel* k = chosen(id, LayoutClass::BlockedInputMajor, SKN_ISA_AVX512_VNNI);
+        ASSERT_NE(k, nullptr) << find_format(id)->name;
+        EXPECT_EQ(k->variant, zen4 ? "far" : "") << k->name << " on " << cpu_features_text();
+        EXPECT_EQ(k->few_rows_per_task, zen4 ? 2048 : id == FormatId::Q8_0 ? 256 : 512) << k->name;
+    }
+    // MXFP4 has no far variant; ROW_MAJOR never takes one.
+    EXPECT_EQ(chosen(FormatId::MXFP4, LayoutClass::BlockedInputMajor, SKN_ISA_AVX512_VNNI)->variant, "");
+    EXPECT_NE(chosen(FormatId::Q4_0, LayoutClass::BlockedRowMajor, SKN_ISA_AVX512_VNNI)->variant, "far");
 }
 
 // Q8_0's ROW_MAJOR few-row walk prefetches the next row tile on AMD cores
-// only, whatever SKN_STREAM says (it moves the INPUT_BLOCK_MAJOR walk).
-TEST(StreamTuning, Q8RowMajorAheadChosenByVendor) {
+// only (the "ahead" variant), whatever SKN_STREAM says (it moves the
+// INPUT_BLOCK_MAJOR walk).
+TEST(Q32Variants, Q8RowMajorAheadChosenByVendor) {
+    if (!Tuning::process().file().empty()) GTEST_SKIP() << "a tuning file is in force: " << Tuning::process().file();
     const CpuFeatures& f = cpu_features();
-    EXPECT_EQ(q8_0_row_major_ahead(), f.x86_amd) << cpu_features_text();
+    int checked = 0;
+    for (skn_isa isa : {SKN_ISA_AVX512, SKN_ISA_AVX512_VNNI}) {
+        if (!cpu_runs(isa)) continue;
+        const Kernel* k = chosen(FormatId::Q8_0, LayoutClass::BlockedRowMajor, isa);
+        ASSERT_NE(k, nullptr);
+        EXPECT_EQ(k->variant, f.x86_amd ? "ahead" : "") << k->name << " on " << cpu_features_text();
+        ++checked;
+    }
+    if (checked == 0) GTEST_SKIP() << "no AVX-512: " << cpu_features_text();
 }
 
 template <kernels::PackedKernelFn F, bool kAhead>
@@ -183,7 +205,7 @@ TEST(Q32RowTileAhead, TakenOrNotTheBitsAreTheSame) {
     if (ran == 0) GTEST_SKIP() << "no AVX-512: " << cpu_features_text();
 }
 
-TEST(StreamTuning, BadEnvironmentValueIsRefusedByContexts) {
+TEST(Q32Variants, BadStreamEnvironmentValueIsRefusedByContexts) {
     const char* old = std::getenv("SKN_STREAM");
     const std::string saved = old != nullptr ? old : "";
     ASSERT_EQ(setenv("SKN_STREAM", "fast", 1), 0);
