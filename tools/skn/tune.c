@@ -233,6 +233,7 @@ static void plan_prefer(const options* o, item* items, int* nitems) {
         const skn_format fs[2] = {tp.interleaves, twin};
         const char* names[2] = {cp.name, tp.name};
         for (int k = 0; k < 4; ++k) {
+            if (k == 1 && !cp.is_block_quantized) continue; /* a dense weight has one order */
             char label[48];
             snprintf(label, sizeof label, "%s/%s", names[k / 2], k % 2 ? "ibm" : "rm");
             add_candidate(it, label, label, fs[k / 2], k % 2 ? SKN_ORDER_INPUT_BLOCK_MAJOR : SKN_ORDER_ROW_MAJOR);
@@ -313,6 +314,10 @@ static int check_candidates(item* it, tune_weight* w) {
     int usable = 0;
     for (int j = 0; j < it->ncands; ++j) {
         tune_candidate* c = &it->cands[j];
+        if (c->dropped) {
+            if (it->kind == ITEM_PREFER && j == 0) return 0;
+            continue;
+        }
         if (it->kind == ITEM_VARIANT &&
             skn_context_set_tuning(c->ctx, "variant", it->subject, c->value) != SKN_OK) {
             snprintf(c->ran, sizeof c->ran, "%s", skn_last_error());
@@ -321,6 +326,7 @@ static int check_candidates(item* it, tune_weight* w) {
         }
         if (tune_trace_call(c->ctx, w, c->copies[0], c->ran, sizeof c->ran, &c->ran_isa, &c->fallback) != 0) {
             c->dropped = 1;
+            if (it->kind == ITEM_PREFER && j == 0) return 0;
             continue;
         }
         if (it->kind == ITEM_VARIANT) {
@@ -360,7 +366,10 @@ static void decide(item* it) {
     it->written = w->median <= (1.0 - MIN_GAIN) * d->median && w->q3 < d->q1;
 }
 
-static void measure_item(item* it, const options* o, double item_end, double all_end, int* step, int steps) {
+/* `done`: the items measured before this one. A prefer item's candidates
+ * run with the variants those chose, as a process reading the file would. */
+static void measure_item(item* it, const item* done, int ndone, const options* o, double item_end, double all_end,
+                         int* step, int steps) {
     char err[512] = "";
     tune_weight w;
     const size_t min_total = roofline_llc_bytes() * 2 > ((size_t)64 << 20) ? roofline_llc_bytes() * 2 : (size_t)64 << 20;
@@ -374,15 +383,18 @@ static void measure_item(item* it, const options* o, double item_end, double all
     }
     for (int j = 0; j < it->ncands; ++j) {
         progress(++*step, steps, it->short_name, it->cands[j].label);
-        if (tune_candidate_prepare(&it->cands[j], &w, o->threads, err, sizeof err) != 0) {
-            snprintf(it->cands[j].ran, sizeof it->cands[j].ran, "%s", err);
-            it->cands[j].dropped = 1;
+        tune_candidate* c = &it->cands[j];
+        if (tune_candidate_prepare(c, &w, o->threads, err, sizeof err) != 0) {
+            snprintf(c->ran, sizeof c->ran, "%s", err);
+            c->dropped = 1;
+            continue;
         }
+        for (int k = 0; it->kind == ITEM_PREFER && k < ndone; ++k)
+            if (done[k].kind == ITEM_VARIANT && done[k].written)
+                skn_context_set_tuning(c->ctx, "variant", done[k].subject, done[k].cands[done[k].winner].value);
     }
-    int ok = 1;
-    for (int j = 0; j < it->ncands; ++j) ok &= it->cands[j].ctx != NULL && it->cands[j].copies != NULL;
-    if (!ok || check_candidates(it, &w) < 2) {
-        snprintf(it->note, sizeof it->note, "not measured: fewer than two candidates run as intended");
+    if (check_candidates(it, &w) < 2) {
+        snprintf(it->note, sizeof it->note, "not measured: fewer than two candidates run as intended (each one's kernel below)");
     } else {
         char detail[64];
         snprintf(detail, sizeof detail, "timing %d candidates", it->ncands);
@@ -415,6 +427,12 @@ static void write_text(FILE* f, const item* items, int nitems, const options* o,
     fprintf(f, "# written by skn tune (libskn %s) on %s; a line only where a choice beat the built-in one by %.0f%% "
                "or more\n",
             skn_version_string(), date, MIN_GAIN * 100);
+    int variants = 0, prefers = 0;
+    for (int i = 0; i < nitems; ++i) {
+        variants += items[i].written && items[i].kind == ITEM_VARIANT;
+        prefers += items[i].written && items[i].kind == ITEM_PREFER;
+    }
+    if (variants && prefers) fprintf(f, "# the prefer lines were measured with the variant lines in force\n");
     for (int i = 0; i < nitems; ++i) {
         const item* it = &items[i];
         if (!it->written) continue;
@@ -535,7 +553,7 @@ int skn_cmd_tune(int argc, char** argv) {
                      o.seconds);
             continue;
         }
-        measure_item(&items[i], &o, start + o.seconds * (i + 1) / nitems, end, &step, steps);
+        measure_item(&items[i], items, i, &o, start + o.seconds * (i + 1) / nitems, end, &step, steps);
     }
     progress_done();
 

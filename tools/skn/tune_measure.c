@@ -80,11 +80,15 @@ int tune_candidate_prepare(tune_candidate* c, tune_weight* w, int threads, char*
         snprintf(err, err_cap, "%s", skn_last_error());
         return -1;
     }
-    /* Each copy converts from its own ROW_MAJOR copy, so no two candidates'
-     * copies and no two copies share memory (a conversion to the same
-     * encoding is the copy itself). */
+    /* Each copy converts from its own ROW_MAJOR copy, so no two copies share
+     * memory, nor two candidates' copies but the weight's own encoding's. */
+    /* The weight's own encoding is the copy itself (skn_view_convert refuses
+     * a dense view even then: it prepacks). */
+    const int own = c->format == w->format && c->order == SKN_ORDER_ROW_MAJOR;
     for (int k = 0; k < w->ncopies; ++k)
-        if (skn_view_convert(w->views[k], c->format, c->order, w->scope, NULL, NULL, &c->copies[k]) != SKN_OK) {
+        if (own)
+            c->copies[k] = skn_view_retain(w->views[k]);
+        else if (skn_view_convert(w->views[k], c->format, c->order, w->scope, NULL, NULL, &c->copies[k]) != SKN_OK) {
             snprintf(err, err_cap, "%s", skn_last_error());
             return -1;
         }
