@@ -496,7 +496,9 @@ static void make_parent_dirs(const char* path) {
  * SKN_TUNING_FILE at a file with only this CPU's line, read it, remove it.
  * Must run before anything loads the tuning (a context, the kernel list). */
 static void read_no_tuning_file(void) {
-    char tmp[] = "/tmp/skn-tune-XXXXXX";
+    const char* dir = getenv("TMPDIR");
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s/skn-tune-XXXXXX", dir != NULL && dir[0] ? dir : "/tmp");
     const int fd = mkstemp(tmp);
     if (fd < 0) return;
     char line[160];
