@@ -244,7 +244,8 @@ metadata keys), split and merge (as llama-gguf-split does), verify (every
 tensor in range, aligned and finite; SHA-256 per tensor; a whole-model
 hash), inspect (metadata and tensors), dump (a
 tensor's values or statistics), imatrix (list an importance matrix), doctor
-(the CPU, its ISA tier and the kernels it runs), bench (matmul speed
+(the CPU, its ISA tier, the kernels it runs and the tuning in force), tune
+(measure the per-core kernel choices and write a tuning file), bench (matmul speed
 against the machine's roofline), demo (every format's error on a sample,
 or a sample model to try the others on) and version.")
 

@@ -10,6 +10,7 @@ int skn_cmd_bench(int argc, char** argv);
 int skn_cmd_verify(int argc, char** argv);
 int skn_cmd_dump(int argc, char** argv);
 int skn_cmd_doctor(int argc, char** argv);
+int skn_cmd_tune(int argc, char** argv);
 int skn_cmd_quantize(int argc, char** argv);
 int skn_cmd_edit(int argc, char** argv);
 int skn_cmd_split(int argc, char** argv);

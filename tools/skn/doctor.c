@@ -25,6 +25,7 @@ static const char* const k_known_env[][2] = {
     {"SKN_ISA", "read by libskn: caps the ISA tier of new contexts"},
     {"SKN_LOG", "read by libskn: level of the default log on stderr"},
     {"SKN_STREAM", "read by libskn: near|far|auto, how few-row kernels prefetch"},
+    {"SKN_TUNING_FILE", "read by libskn: the tuning file to read (skn tune writes one)"},
     {"SKN_LIBRARY", "read by the Python binding (import skn): the libskn.so.1 file it loads; not by libskn"},
 };
 
@@ -136,6 +137,54 @@ done:
     return rc;
 }
 
+static void json_field(const char* key, const char* value, int first) {
+    printf("%s\"%s\": ", first ? "" : ", ", key);
+    skn_json_string(stdout, value, strlen(value));
+}
+
+/* The tuning file this process read (or why none), then the tuning rows in
+ * force for a new context, in precedence order (skn_tuning_row_at). */
+static void print_tuning(const skn_context* ctx, int json) {
+    const char* why = "";
+    const char* file = skn_tuning_file(&why);
+    const int32_t n = skn_tuning_count(ctx);
+    if (json) {
+        printf("], \"tuning\": {");
+        json_field("file", file, 1);
+        json_field("why", why, 0);
+        json_field("path", skn_tuning_file_path(), 0);
+        printf(", \"rows\": [");
+    } else {
+        printf("\ntuning (per-core choices: built-in table, then the tuning file; skn tune measures them)\n");
+        printf("  file             %s\n", file[0] ? file : "none read");
+        if (why[0]) printf("                   %s\n", why);
+        printf("  rows in force    %d (a later row beats an earlier one as specific)\n", (int)n);
+    }
+    for (int32_t i = 0; i < n; ++i) {
+        skn_tuning_row r;
+        memset(&r, 0, sizeof r);
+        r.struct_size = sizeof r;
+        if (skn_tuning_row_at(ctx, i, &r) != SKN_OK) continue;
+        if (json) {
+            printf("%s{", i ? ", " : "");
+            json_field("choice", r.choice, 1);
+            json_field("cores", r.cores, 0);
+            json_field("tier", r.tier, 0);
+            json_field("subject", r.subject, 0);
+            json_field("value", r.value, 0);
+            json_field("source", r.source, 0);
+            json_field("evidence", r.evidence, 0);
+            printf("}");
+        } else {
+            printf("  %-7s %s = %s\n", r.choice, r.subject,
+                   r.value[0] ? r.value : strcmp(r.choice, "variant") == 0 ? "- (the plain kernel)" : "-");
+            printf("          cores %s, tier %s; from %s\n", r.cores, r.tier, r.source);
+            if (r.evidence[0]) printf("          evidence: %s\n", r.evidence);
+        }
+    }
+    if (json) printf("]}");
+}
+
 int skn_cmd_doctor(int argc, char** argv) {
     int json = 0;
     for (int i = 1; i < argc; ++i) {
@@ -169,7 +218,9 @@ int skn_cmd_doctor(int argc, char** argv) {
         skn_json_string(stdout, model, strlen(model));
         printf(", \"online_cpus\": %ld, \"features\": ", cpus);
         skn_json_string(stdout, flags, strlen(flags));
-        printf(", \"best_isa\": \"%s\"}, \"isa_cap\": ", skn_isa_name(cpu));
+        printf(", \"best_isa\": \"%s\", \"id\": ", skn_isa_name(cpu));
+        skn_json_string(stdout, skn_cpu_id(), strlen(skn_cpu_id()));
+        printf("}, \"isa_cap\": ");
         if (isa_env != NULL && isa_env[0] != 0)
             skn_json_string(stdout, isa_env, strlen(isa_env));
         else
@@ -180,6 +231,7 @@ int skn_cmd_doctor(int argc, char** argv) {
         printf("cpu\n  model            %s\n  online CPUs      %ld\n  features         %s\n", model, cpus, flags);
         printf("  best ISA tier    %s (what this CPU and OS run)\n", skn_isa_name(cpu));
         printf("  ISA cap          %s\n", isa_env != NULL && isa_env[0] ? isa_env : "none (SKN_ISA unset)");
+        printf("  cpu id           %s (skn_cpu_id: what tuning rows and files are keyed by)\n", skn_cpu_id());
         printf("\nthreads\n  a new context uses 1 thread; skn_context_set_threads (skn bench --threads) sets more\n");
         printf("\nenvironment (SKN_*)\n");
     }
@@ -206,9 +258,12 @@ int skn_cmd_doctor(int argc, char** argv) {
         }
         ++shown;
     }
-    if (!json && shown == 0) printf("  none set (libskn reads SKN_ISA, SKN_LOG and SKN_STREAM; the Python binding SKN_LIBRARY)\n");
+    if (!json && shown == 0)
+        printf("  none set (libskn reads SKN_ISA, SKN_LOG, SKN_STREAM and SKN_TUNING_FILE; the Python binding "
+               "SKN_LIBRARY)\n");
+    print_tuning(ctx, json);
     if (json)
-        printf("], \"kernels\": [");
+        printf(", \"kernels\": [");
     else
         printf("\nkernels skn_matmul_wt runs (%d registered; a one-row product per format and order)\n"
                "  %-9s %-17s %-42s %s\n",

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
     if (strcmp(cmd, "verify") == 0) return skn_cmd_verify(argc - 1, argv + 1);
     if (strcmp(cmd, "dump") == 0) return skn_cmd_dump(argc - 1, argv + 1);
     if (strcmp(cmd, "doctor") == 0) return skn_cmd_doctor(argc - 1, argv + 1);
+    if (strcmp(cmd, "tune") == 0) return skn_cmd_tune(argc - 1, argv + 1);
     if (strcmp(cmd, "quantize") == 0) return skn_cmd_quantize(argc - 1, argv + 1);
     if (strcmp(cmd, "edit") == 0) return skn_cmd_edit(argc - 1, argv + 1);
     if (strcmp(cmd, "split") == 0) return skn_cmd_split(argc - 1, argv + 1);

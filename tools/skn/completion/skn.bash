@@ -11,6 +11,7 @@ _skn_options() {
         verify) echo "--hash --model-hash --json --i2s-layout --help -h" ;;
         dump) echo "--rows --cols --csv --raw --stats --bins --json --i2s-layout --help -h" ;;
         doctor) echo "--json --help -h" ;;
+        tune) echo "--seconds --formats --output --dry-run --threads --help -h" ;;
         quantize) echo "--threads --imatrix --tensor-type --tensor-type-file --output-tensor-type
                         --token-embedding-type --leave-output-tensor --override-kv --pure --repack --canonical
                         --force-overwrite --dry-run --json --allow-requantize --i2s-layout --help -h" ;;
@@ -41,7 +42,7 @@ _skn() {
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "demo inspect imatrix verify dump doctor quantize edit split merge bench version help
+        COMPREPLY=($(compgen -W "demo inspect imatrix verify dump doctor tune quantize edit split merge bench version help
                                  --version -V --help -h" -- "$cur"))
         return
     fi
@@ -49,14 +50,14 @@ _skn() {
     case "$prev" in
         --i2s-layout) COMPREPLY=($(compgen -W "x86 arm64" -- "$cur")); return ;;
         --output-tensor-type | --token-embedding-type) COMPREPLY=($(compgen -W "$_skn_formats" -- "$cur")); return ;;
-        --imatrix | --tensor-type-file | --json | --order-table)
+        --imatrix | --tensor-type-file | --json | --order-table | --output)
             if [ "$cmd" = bench ] || [ "$prev" != --json ]; then
                 compopt -o filenames 2> /dev/null
                 COMPREPLY=($(compgen -f -- "$cur"))
                 return
             fi ;;
         --threads | --split-max-tensors | --split-max-size | --rows | --cols | --bins | --tensor-type | --override-kv | \
-        --set | --add | --remove | --rename | --formats | --shapes | --n | --orders | --isa | --reps | --precision | --moe)
+        --set | --add | --remove | --rename | --formats | --shapes | --n | --orders | --isa | --reps | --precision | --moe | --seconds)
             return ;; # a value only the user knows
     esac
     if [[ "$cur" == -* ]]; then
