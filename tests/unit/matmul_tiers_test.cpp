@@ -16,6 +16,7 @@
 #include "fixtures/sample_weight.hpp"
 #include "runtime/cpu.hpp"
 #include "support/matmul_harness.hpp"
+#include "support/rows_for.hpp"
 
 namespace skn_core {
 namespace {
@@ -63,7 +64,7 @@ TEST(MatmulTiers, SharedBodiesGiveIdenticalBitsOnEveryTier) {
         const FormatTraits& f = *find_format(p.lower->key.weight);
         for (bool random_blocks : {false, true})
             for (int64_t n : {1, 5, 17}) {
-                test::TestWeight w(f, 37, 3, p.lower->key.layout, 11 + uint64_t(n), random_blocks);
+                test::TestWeight w(f, test::rows_for(f, 37), 3, p.lower->key.layout, 11 + uint64_t(n), random_blocks);
                 for (bool extreme : {false, true}) {
                     const std::vector<float> x = activations(n, w.in, extreme, 300 + uint64_t(n));
                     std::vector<float> y_lo(size_t(n * w.out)), y_hi(y_lo.size());

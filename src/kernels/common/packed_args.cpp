@@ -12,7 +12,9 @@ static_assert(std::is_same_v<ScalarDecodeFn, DecodeBlocksFn>, "PackedArgs hands 
 PackedArgs packed_args(const MatmulArgs& m) {
     const View& w = *m.w;
     const Layout& l = w.layout;
-    const int64_t bb = l.format->block_bytes;
+    // Strides count whole blocks: a row-interleaved block (R rows' shares)
+    // is tile_bytes; for every other format the two are one.
+    const int64_t bb = int64_t(l.format->tile_bytes());
     PackedArgs a;
     a.format = l.format->id;
     a.block_elems = l.format->block_elems;

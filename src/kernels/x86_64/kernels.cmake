@@ -31,3 +31,7 @@ foreach(family grid low_bit nvfp4 q32 superblock)
 endforeach()
 # The q32 kernels' "far" variants (q32/avx512vnni_far.cpp; dispatch/tuning.hpp).
 skn_add_kernel_tier(skn_core q32 avx512vnni ${_x86}/q32/avx512vnni_far.cpp)
+# The row-interleaved Q4_0_R8 / Q8_0_R8 kernels (q32/r8_body.inc).
+foreach(tier avx2 avx512 avx512vnni)
+  skn_add_kernel_tier(skn_core q32 ${tier} ${_x86}/q32/${tier}_r8.cpp)
+endforeach()

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Registers the exact-precision kernels (exact/<isa>.cpp) for every block
-// format that is not row-interleaved, in both block orders. Built without ISA flags: it
+// format (row-interleaved ones where the driver serves them), in both block orders. Built without ISA flags: it
 // fills the plain PackedArgs from MatmulArgs; the kernel bodies run only once
 // the registry has checked the CPU.
 #include "kernels/common/registration.hpp"
@@ -26,12 +26,12 @@ void register_exact_kernels(Registry& r) {
         kernels::add_both_orders(r, kernels::blocked_kernel(f, FormatId::F32, isa, fn, 128, kNeedsFloat));
     };
     // Every block format of the format table but the row-interleaved ones
-    // (which run the reference kernel until their own kernels come): the
+    // the driver does not serve (which run the reference kernel): the
     // tiers decode each one (exact/driver.inc walks the same table). The table
     // is data, not a call into the ISA translation units, which must not run
     // before the registry has checked the CPU.
     for (const FormatTraits& f : all_formats()) {
-        if (!f.block_quantized || f.interleaved()) continue;
+        if (!f.block_quantized || (f.interleaved() && !kx::exact_serves_interleaved(f.id))) continue;
         add(f.id, SKN_ISA_AVX2, packed_entry<kx::exact_matmul_avx2>);
         add(f.id, SKN_ISA_AVX512, packed_entry<kx::exact_matmul_avx512>);
     }
