@@ -245,9 +245,9 @@ tensor in range, aligned and finite; SHA-256 per tensor; a whole-model
 hash), inspect (metadata and tensors), dump (a
 tensor's values or statistics), imatrix (list an importance matrix), doctor
 (the CPU, its ISA tier, the kernels it runs and the tuning in force), tune
-(measure the per-core kernel choices and write a tuning file), bench (matmul speed
-against the machine's roofline), demo (every format's error on a sample,
-or a sample model to try the others on) and version.")
+(measure the per-core kernel choices and write a tuning file), bench
+(matmul speed against the machine's roofline), demo (every format's
+error on a sample, or a sample model to try the others on) and version.")
 
 # Pure Python: one package for every architecture. It needs exactly the
 # library it was released with (its prototypes are that version's header).

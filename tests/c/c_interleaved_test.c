@@ -123,6 +123,14 @@ static void test_format(skn_format fi, skn_context* ctx, skn_scope* scope) {
     const int64_t shape[2] = {rows, cols};
     skn_view* vc = NULL;
     CHECK(skn_view_from_bytes(canon, n, fc, shape, 2, SKN_ORDER_ROW_MAJOR, &vc) == SKN_OK);
+    if (!pc.is_block_quantized) {
+        /* A dense view in its own format and order: nothing to do, the same handle back; INPUT_BLOCK_MAJOR refused. */
+        skn_view* same = NULL;
+        CHECK(skn_view_convert(vc, fc, SKN_ORDER_ROW_MAJOR, NULL, NULL, NULL, &same) == SKN_OK && same == vc);
+        skn_view_release(same);
+        CHECK_ERROR(skn_view_convert(vc, fc, SKN_ORDER_INPUT_BLOCK_MAJOR, scope, NULL, NULL, &same),
+                    SKN_E_INVALID_ARGUMENT, "only order is ROW_MAJOR");
+    }
     for (int from = 0; from < 2; ++from) {
         if (!pc.is_block_quantized && from == 1) continue; /* dense BF16: one order */
         skn_view* src = NULL;
