@@ -66,6 +66,12 @@ type FormatProps struct {
 	ActivationFormat   Format
 	BitsPerWeight      float64
 	NeedsImportance    bool // quantizes only with importance weights (an imatrix)
+	// Rows one block spans: R for a row-interleaved format (Q4_0_R8: 8), else 1.
+	// BlockBytes stays one row's share: a whole block is BlockRows * BlockBytes.
+	BlockRows int
+	// The canonical format a row-interleaved format re-encodes (Q4_0 for
+	// Q4_0_R8); the format itself for every other.
+	Interleaves Format
 }
 
 // Info describes the format; ErrUnknownFormat for an id skn does not implement.
@@ -84,6 +90,8 @@ func (f Format) Info() (FormatProps, error) {
 		ActivationFormat:   Format(p.activation_format),
 		BitsPerWeight:      float64(p.bits_per_weight),
 		NeedsImportance:    p.needs_importance != 0,
+		BlockRows:          int(p.block_rows),
+		Interleaves:        Format(p.interleaves),
 	}, nil
 }
 

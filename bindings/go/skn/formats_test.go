@@ -22,6 +22,15 @@ func TestFormatsAndTheirProps(t *testing.T) {
 	if p, _ := FormatIQ2_XXS.Info(); !p.NeedsImportance {
 		t.Fatal("IQ2_XXS should need importance weights")
 	}
+	if p, _ := FormatQ4_0_R8.Info(); p.BlockRows != 8 || p.Interleaves != FormatQ4_0 || p.BlockBytes != 18 {
+		t.Fatalf("Q4_0_R8 props: %+v", p)
+	}
+	for _, f := range Formats() {
+		p, _ := f.Info()
+		if (p.BlockRows > 1) != (p.Interleaves != f) {
+			t.Errorf("%v: BlockRows %d, Interleaves %v", f, p.BlockRows, p.Interleaves)
+		}
+	}
 	f, err := FormatFromName("iq4_nl")
 	if err != nil || f != FormatIQ4_NL || f.String() != "IQ4_NL" {
 		t.Fatalf("FormatFromName(iq4_nl) = %v, %v", f, err)

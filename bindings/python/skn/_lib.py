@@ -41,7 +41,8 @@ CSTR = ctypes.c_char_p
 class FormatProps(ctypes.Structure):
     _fields_ = [("struct_size", SZ), ("name", CSTR), ("block_elems", I32), ("block_bytes", I32),
                 ("tensor_trailer_bytes", I32), ("is_block_quantized", I32), ("activation_format", INT),
-                ("bits_per_weight", ctypes.c_double), ("needs_importance", I32)]
+                ("bits_per_weight", ctypes.c_double), ("needs_importance", I32), ("block_rows", I32),
+                ("interleaves", INT)]
 
 
 class QuantizeOptions(ctypes.Structure):

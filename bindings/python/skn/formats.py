@@ -26,6 +26,11 @@ class FormatInfo:
     activation_format: int
     bits_per_weight: float
     needs_importance: bool
+    # Rows one block spans: R for a row-interleaved format (Q4_0_R8: 8), else 1;
+    # block_bytes stays one row's share, so a whole block is block_rows * block_bytes.
+    block_rows: int = 1
+    # The canonical format a row-interleaved format re-encodes (Q4_0 for Q4_0_R8); itself otherwise.
+    interleaves: int = -1
 
 
 _KINDS = "a name such as 'q4_k', an int id (a Python or NumPy integer) or an skn.FormatInfo"
@@ -78,7 +83,7 @@ def format_info(fmt: FormatLike) -> FormatInfo:
     check(lib.skn_format_info(fid, ctypes.byref(p)))
     info = _INFOS[fid] = FormatInfo(fid, p.name.decode(), p.block_elems, p.block_bytes, p.tensor_trailer_bytes,
                                     bool(p.is_block_quantized), p.activation_format, p.bits_per_weight,
-                                    bool(p.needs_importance))
+                                    bool(p.needs_importance), p.block_rows, p.interleaves)
     return info
 
 

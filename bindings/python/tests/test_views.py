@@ -106,15 +106,25 @@ class Fixtures(unittest.TestCase):
             if not f.is_block_quantized:
                 continue
             with self.subTest(format=f.name):
-                kernel = skn.fixture_bytes(f.name, kernel_order=True)
-                canonical = skn.fixture_bytes(f.name)
-                self.assertIsNone(skn.disagreement(kernel, f.name, kernel_order=True))
-                self.assertIsNone(skn.disagreement(canonical, f.name))
-                msg = skn.disagreement(canonical, f.name, kernel_order=True)
+                # A row-interleaved format's fixture is at least two blocks tall (2 R rows).
+                rows = max(skn.DEFAULT_ROWS, 2 * f.block_rows)
+                kernel = skn.fixture_bytes(f.name, kernel_order=True, rows=rows)
+                canonical = skn.fixture_bytes(f.name, rows=rows)
+                self.assertIsNone(skn.disagreement(kernel, f.name, kernel_order=True, rows=rows))
+                self.assertIsNone(skn.disagreement(canonical, f.name, rows=rows))
+                msg = skn.disagreement(canonical, f.name, kernel_order=True, rows=rows)
                 self.assertIsNotNone(msg)
                 self.assertIn("ROW_MAJOR", msg)
                 # relayout of the canonical fixture is the kernel one
-                self.assertEqual(skn.to_kernel_order(canonical, f.name, 4, 3).tobytes(), kernel.tobytes())
+                self.assertEqual(skn.to_kernel_order(canonical, f.name, rows, 3).tobytes(), kernel.tobytes())
+
+    def test_interleaved_formats_name_their_rows_and_canonical_format(self):
+        q4 = skn.format_info("q4_0_r8")
+        self.assertEqual((q4.block_rows, q4.interleaves, q4.block_bytes), (8, skn.format_id("q4_0"), 18))
+        self.assertEqual((skn.format_info("bf16_r16").block_rows, skn.format_info("q4_k").block_rows), (16, 1))
+        self.assertEqual(skn.format_info("q4_k").interleaves, skn.format_id("q4_k"))
+        for f in skn.formats():
+            self.assertEqual(f.block_rows > 1, f.interleaves != f.id, f.name)
 
     def test_fixture_errors(self):
         with self.assertRaises(skn.InvalidArgumentError):

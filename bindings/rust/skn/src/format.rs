@@ -78,6 +78,12 @@ pub struct FormatInfo {
     pub bits_per_weight: f64,
     /// True when quantizing needs importance weights (IQ2_XXS, IQ2_XS, IQ1_S).
     pub needs_importance: bool,
+    /// Rows one block spans: R for a row-interleaved format (`Q4_0_R8`: 8), else 1.
+    /// `block_bytes` stays one row's share, so a whole block is `block_rows * block_bytes`.
+    pub block_rows: usize,
+    /// The canonical format a row-interleaved format re-encodes (`Q4_0` for `Q4_0_R8`);
+    /// the format itself for every other.
+    pub interleaves: Format,
 }
 
 impl Format {
@@ -114,6 +120,8 @@ impl Format {
             activation_format: Format(p.activation_format),
             bits_per_weight: p.bits_per_weight,
             needs_importance: p.needs_importance != 0,
+            block_rows: p.block_rows as usize,
+            interleaves: Format(p.interleaves),
         })
     }
 

@@ -87,9 +87,11 @@ fn golden_matmul_matches_y_in_either_order() {
 
 #[test]
 fn kernel_order_fixture_passes_and_canonical_is_named() {
-    let (rows, blocks) =
+    let (default_rows, blocks) =
         (skn::sys::SKN_FIXTURE_DEFAULT_ROWS as i64, skn::sys::SKN_FIXTURE_DEFAULT_BLOCKS_PER_ROW as i64);
     for f in block_formats() {
+        // A row-interleaved format's fixture is at least two blocks tall (2 R rows).
+        let rows = default_rows.max(2 * f.info().unwrap().block_rows as i64);
         let kernel = skn::fixture_bytes(f, Order::InputBlockMajor, rows, blocks).unwrap();
         let canonical = skn::fixture_bytes(f, Order::RowMajor, rows, blocks).unwrap();
         assert_eq!(kernel.len(), canonical.len());
@@ -123,5 +125,17 @@ fn quantize_round_trips_through_its_own_decode() {
             .unwrap();
             assert_eq!(threaded, packed, "{}: the thread count changed the bytes", f);
         }
+    }
+}
+
+#[test]
+fn interleaved_formats_name_their_rows_and_canonical_format() {
+    let q4 = Format::from_name("q4_0_r8").unwrap().info().unwrap();
+    assert_eq!((q4.block_rows, q4.interleaves, q4.block_bytes), (8, Format::Q4_0, 18));
+    assert_eq!(Format::Q4_K.info().unwrap().block_rows, 1);
+    assert_eq!(Format::Q4_K.info().unwrap().interleaves, Format::Q4_K);
+    for f in Format::all() {
+        let i = f.info().unwrap();
+        assert_eq!(i.block_rows > 1, i.interleaves != f, "{}", f);
     }
 }
