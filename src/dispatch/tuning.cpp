@@ -232,7 +232,9 @@ std::vector<TuningRow> parse_tuning_file(const std::string& text, const std::str
                      path, n);
             have_cpu = true;
             const int family = parse_number(w[2], path, n), model = parse_number(w[3], path, n);
-            if (w[1] != cpu.vendor || family != cpu.family || model != cpu.model) {
+            // skn_cpu_id (and so skn tune's cpu line) spells a vendor it cannot read "unknown".
+            const std::string vendor = cpu.vendor.empty() ? "unknown" : cpu.vendor;
+            if (w[1] != vendor || family != cpu.family || model != cpu.model) {
                 *why = fmt::format("{} describes CPU {} {} {}, not this one ({} 0x{:x} 0x{:x}); "
                                    "run skn tune on this machine to write one for it",
                                    path, w[1], w[2], w[3], cpu.vendor.empty() ? "unknown" : cpu.vendor, cpu.family,

@@ -390,6 +390,27 @@ TEST(TuningFile, AFileForAnotherCpuIsIgnoredWithTheReason) {
     }
 }
 
+// A CPU whose vendor cannot be read (aarch64 under qemu-user, whose
+// /proc/cpuinfo is the host's): skn_cpu_id says "unknown 0x0 0x0", skn tune
+// writes that cpu line, and the library reads the file back; a known CPU's
+// file does not apply there, nor the unknown CPU's file on a known one.
+TEST(TuningFile, AnUnreadableCpuReadsTheFileItsIdDescribes) {
+    CpuFeatures unknown;
+    unknown.vendor.clear();
+    unknown.family = 0;
+    unknown.model = 0;
+    std::string why;
+    const auto rows = parse_tuning_file("cpu unknown 0x0 0x0\nvariant * k far\n", "/f", unknown, &why);
+    EXPECT_TRUE(why.empty()) << why;
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].value, "far");
+    EXPECT_TRUE(parse_tuning_file("cpu AuthenticAMD 0x0 0x0\nvariant * k far\n", "/f", unknown, &why).empty());
+    EXPECT_NE(why.find("not this one (unknown 0x0 0x0)"), std::string::npos) << why;
+    why.clear();
+    EXPECT_TRUE(parse_tuning_file("cpu unknown 0x19 0x11\nvariant * k far\n", "/f", zen4(), &why).empty());
+    EXPECT_NE(why.find("describes CPU unknown"), std::string::npos) << why;
+}
+
 struct CapturedLog {
     std::vector<std::string> lines;
     static void fn(skn_log_level, const char* msg, void* user) { static_cast<CapturedLog*>(user)->lines.push_back(msg); }
