@@ -57,13 +57,17 @@ function(write_symbols dir)
   string(REPLACE "\n" ";" lines "${run_output}")
   set(entries)
   foreach(line IN LISTS lines)
-    # Num: Value Size Type Bind Vis Ndx Name; defined symbols only.
-    if(NOT line MATCHES "^ *[0-9]+: +[0-9a-f]+ +[0-9a-fx]+ +[A-Z_]+ +[A-Z_]+ +[A-Z_]+ +([A-Z0-9]+) +([^ ]+)")
+    # Num: Value Size Type Bind Vis Ndx Name; defined global symbols only
+    # (the aarch64 linker also puts LOCAL SECTION symbols such as .init in
+    # .dynsym, which no program can bind to).
+    if(NOT line MATCHES "^ *[0-9]+: +[0-9a-f]+ +[0-9a-fx]+ +([A-Z_]+) +([A-Z_]+) +[A-Z_]+ +([A-Z0-9]+) +([^ ]+)")
       continue()
     endif()
-    set(ndx "${CMAKE_MATCH_1}")
-    set(name "${CMAKE_MATCH_2}")
-    if(ndx STREQUAL "UND")
+    set(type "${CMAKE_MATCH_1}")
+    set(bind "${CMAKE_MATCH_2}")
+    set(ndx "${CMAKE_MATCH_3}")
+    set(name "${CMAKE_MATCH_4}")
+    if(ndx STREQUAL "UND" OR bind STREQUAL "LOCAL" OR type STREQUAL "SECTION")
       continue()
     endif()
     if(name MATCHES "^(SKN_[0-9]+\\.[0-9]+)$")          # a version node's own symbol
