@@ -248,21 +248,16 @@ void convert_blocks(const View& src, const Layout& dst_layout, uint8_t* dst) {
 bool convert(const View& v, const FormatTraits& to, BlockOrder order, Scope* scope, const TraceSink& sink, View* out) {
     const Layout& l = v.layout;
     const FormatTraits& from = *l.format;
-    if (&to == &from) {
-        // A dense view already is its format's one encoding: nothing to do
-        // in ROW_MAJOR (prepack, which is about block order, would refuse it).
-        if (!l.packed()) {
-            if (order != BlockOrder::RowMajor)
-                fail(SKN_E_INVALID_ARGUMENT, "{} is a dense format: its only order is ROW_MAJOR, not {}", to.name,
-                     order_name(order));
-            return false;
-        }
-        return prepack(v, order, scope, sink, out);
-    }
-    require_twins(from, to);
     if (!to.block_quantized && order != BlockOrder::RowMajor)
         fail(SKN_E_INVALID_ARGUMENT, "{} is a dense format: its only order is ROW_MAJOR, not {}", to.name,
              order_name(order));
+    if (&to == &from) {
+        // A dense view already is its format's one encoding (prepack, which
+        // is about block order, would refuse it): nothing to do.
+        if (!l.packed()) return false;
+        return prepack(v, order, scope, sink, out);
+    }
+    require_twins(from, to);
     if (order != BlockOrder::RowMajor && order != BlockOrder::InputBlockMajor)
         fail(SKN_E_INVALID_ARGUMENT, "block order {} is not ROW_MAJOR (0) or INPUT_BLOCK_MAJOR (1)", int(order));
     if (l.rank == 2) require_out_in(l.shape[0], l.shape[1], from);

@@ -16,16 +16,10 @@ using kernels::packed_entry;
 // prefetches the next row tile in software (34-byte blocks: ~8.5 cache lines
 // per block step), which the plain kernel leaves to the hardware prefetcher.
 // The tuning table picks it where it measured faster (AMD).
-template <kernels::PackedKernelFn F>
-void entry_row_tile_ahead(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
+template <kernels::PackedKernelFn F, bool kAhead>
+void entry_row_tile(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
     kernels::PackedArgs p = kernels::packed_args(a);
-    p.row_tile_ahead = true;
-    F(p, out_begin, out_end);
-}
-template <kernels::PackedKernelFn F>
-void entry_no_row_tile_ahead(const MatmulArgs& a, int64_t out_begin, int64_t out_end) {
-    kernels::PackedArgs p = kernels::packed_args(a);
-    p.row_tile_ahead = false;
+    p.row_tile_ahead = kAhead;
     F(p, out_begin, out_end);
 }
 
@@ -94,9 +88,9 @@ void register_q32_kernels(Registry& r) {
     const skn_isa vnni = SKN_ISA_AVX512_VNNI;
     add(r, FormatId::Q4_0, q8, vnni, packed_entry<kx::q32_q4_0_q8_0_avx512vnni>,
         packed_entry<kx::q32_q4_0_q8_0_far_avx512vnni>);
-    add(r, FormatId::Q8_0, q8, vnni, entry_no_row_tile_ahead<kx::q32_q8_0_q8_0_avx512vnni>,
-        entry_no_row_tile_ahead<kx::q32_q8_0_q8_0_far_avx512vnni>,
-        entry_row_tile_ahead<kx::q32_q8_0_q8_0_avx512vnni>);
+    add(r, FormatId::Q8_0, q8, vnni, entry_row_tile<kx::q32_q8_0_q8_0_avx512vnni, false>,
+        entry_row_tile<kx::q32_q8_0_q8_0_far_avx512vnni, false>,
+        entry_row_tile<kx::q32_q8_0_q8_0_avx512vnni, true>);
     add(r, FormatId::IQ4_NL, q8, vnni, packed_entry<kx::q32_iq4_nl_q8_0_avx512vnni>,
         packed_entry<kx::q32_iq4_nl_q8_0_far_avx512vnni>);
     add(r, FormatId::MXFP4, q8, vnni, packed_entry<kx::q32_mxfp4_q8_0_avx512vnni>);
@@ -107,8 +101,8 @@ void register_q32_kernels(Registry& r) {
     add(r, FormatId::Q5_1, q81, vnni, packed_entry<kx::q32_q5_1_q8_1_avx512vnni>,
         packed_entry<kx::q32_q5_1_q8_1_far_avx512vnni>);
     add(r, FormatId::Q4_0, q8, SKN_ISA_AVX512, packed_entry<kx::q32_q4_0_q8_0_avx512>);
-    add(r, FormatId::Q8_0, q8, SKN_ISA_AVX512, entry_no_row_tile_ahead<kx::q32_q8_0_q8_0_avx512>, nullptr,
-        entry_row_tile_ahead<kx::q32_q8_0_q8_0_avx512>);
+    add(r, FormatId::Q8_0, q8, SKN_ISA_AVX512, entry_row_tile<kx::q32_q8_0_q8_0_avx512, false>, nullptr,
+        entry_row_tile<kx::q32_q8_0_q8_0_avx512, true>);
     add(r, FormatId::IQ4_NL, q8, SKN_ISA_AVX512, packed_entry<kx::q32_iq4_nl_q8_0_avx512>);
     add(r, FormatId::MXFP4, q8, SKN_ISA_AVX512, packed_entry<kx::q32_mxfp4_q8_0_avx512>);
     add(r, FormatId::Q5_0, q8, SKN_ISA_AVX512, packed_entry<kx::q32_q5_0_q8_0_avx512>);
