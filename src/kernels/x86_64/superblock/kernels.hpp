@@ -42,5 +42,8 @@ void kq_iq4_xs_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_en
 void kq_q4_k_r4_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 void kq_q4_k_r4_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 void kq_q4_k_r4_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q6_k_r4_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q6_k_r4_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q6_k_r4_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
 }  // namespace skn_core::kernels::x86_64

@@ -23,6 +23,9 @@ void add_interleaved_r4(Registry& r) {
     add(FormatId::Q4_K_R4, SKN_ISA_AVX2, packed_entry<kq_q4_k_r4_avx2>);
     add(FormatId::Q4_K_R4, SKN_ISA_AVX512, packed_entry<kq_q4_k_r4_avx512>);
     add(FormatId::Q4_K_R4, SKN_ISA_AVX512_VNNI, packed_entry<kq_q4_k_r4_avx512vnni>);
+    add(FormatId::Q6_K_R4, SKN_ISA_AVX2, packed_entry<kq_q6_k_r4_avx2>);
+    add(FormatId::Q6_K_R4, SKN_ISA_AVX512, packed_entry<kq_q6_k_r4_avx512>);
+    add(FormatId::Q6_K_R4, SKN_ISA_AVX512_VNNI, packed_entry<kq_q6_k_r4_avx512vnni>);
 }
 
 }  // namespace
