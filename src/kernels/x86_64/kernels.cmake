@@ -18,6 +18,10 @@ skn_add_kernel_tier(skn_core activation avx512 ${_x86}/activation/avx512.cpp)
 skn_add_kernel_tier(skn_core dense avx2 ${_x86}/dense/avx2.cpp)
 skn_add_kernel_tier(skn_core dense avx512 ${_x86}/dense/avx512.cpp)
 skn_add_kernel_tier(skn_core dense avx512vnni ${_x86}/dense/avx512vnni.cpp)
+# The row-interleaved BF16_R16 kernels (dense/r16_body.inc).
+foreach(tier avx2 avx512 avx512vnni)
+  skn_add_kernel_tier(skn_core dense ${tier} ${_x86}/dense/${tier}_r16.cpp)
+endforeach()
 
 # The exact kernels' block decoders must round like the scalar decoders, so
 # no multiply-add may be fused there.
