@@ -10,7 +10,7 @@ namespace skn_core {
 
 namespace {
 
-// The row-interleaved twins (Q4_K_R4, Q6_K_R4; superblock/r4_body.inc) at
+// The row-interleaved twins (Q2_K_R4 ... Q6_K_R4; superblock/r4_body.inc) at
 // every tier in both orders: the canonical kernels' task size (a multiple of
 // the 4-row block row and of the 16-row tile, so every task starts and ends
 // on a block row), any strides (64-bit offsets).
@@ -23,6 +23,15 @@ void add_interleaved_r4(Registry& r) {
     add(FormatId::Q4_K_R4, SKN_ISA_AVX2, packed_entry<kq_q4_k_r4_avx2>);
     add(FormatId::Q4_K_R4, SKN_ISA_AVX512, packed_entry<kq_q4_k_r4_avx512>);
     add(FormatId::Q4_K_R4, SKN_ISA_AVX512_VNNI, packed_entry<kq_q4_k_r4_avx512vnni>);
+    add(FormatId::Q2_K_R4, SKN_ISA_AVX2, packed_entry<kq_q2_k_r4_avx2>);
+    add(FormatId::Q2_K_R4, SKN_ISA_AVX512, packed_entry<kq_q2_k_r4_avx512>);
+    add(FormatId::Q2_K_R4, SKN_ISA_AVX512_VNNI, packed_entry<kq_q2_k_r4_avx512vnni>);
+    add(FormatId::Q3_K_R4, SKN_ISA_AVX2, packed_entry<kq_q3_k_r4_avx2>);
+    add(FormatId::Q3_K_R4, SKN_ISA_AVX512, packed_entry<kq_q3_k_r4_avx512>);
+    add(FormatId::Q3_K_R4, SKN_ISA_AVX512_VNNI, packed_entry<kq_q3_k_r4_avx512vnni>);
+    add(FormatId::Q5_K_R4, SKN_ISA_AVX2, packed_entry<kq_q5_k_r4_avx2>);
+    add(FormatId::Q5_K_R4, SKN_ISA_AVX512, packed_entry<kq_q5_k_r4_avx512>);
+    add(FormatId::Q5_K_R4, SKN_ISA_AVX512_VNNI, packed_entry<kq_q5_k_r4_avx512vnni>);
     add(FormatId::Q6_K_R4, SKN_ISA_AVX2, packed_entry<kq_q6_k_r4_avx2>);
     add(FormatId::Q6_K_R4, SKN_ISA_AVX512, packed_entry<kq_q6_k_r4_avx512>);
     add(FormatId::Q6_K_R4, SKN_ISA_AVX512_VNNI, packed_entry<kq_q6_k_r4_avx512vnni>);
