@@ -5,10 +5,31 @@
 // (PackedArgs), so the ISA translation units touch no shared inline code.
 #include "kernels/common/registration.hpp"
 #include "kernels/x86_64/superblock/kernels.hpp"
+#include "kernels/x86_64/superblock/xs_r8_kernels.hpp"
 
 namespace skn_core {
 
+namespace {
+
+// The row-interleaved IQ4_XS_R8 (superblock/xs_r8_body.inc) in both orders
+// at each tier: the canonical IQ4_XS kernels' task size (256 rows, a
+// multiple of the 16-row tile, so every task starts and ends on a block
+// row), any strides (64-bit offsets).
+void register_iq4_xs_r8_kernels(Registry& r) {
+    using namespace kernels::x86_64;
+    using kernels::packed_entry;
+    const auto add = [&r](skn_isa isa, MatmulKernelFn fn) {
+        kernels::add_both_orders(r, kernels::blocked_kernel(FormatId::IQ4_XS_R8, FormatId::Q8_K, isa, fn, 256));
+    };
+    add(SKN_ISA_AVX512_VNNI, packed_entry<kq_iq4_xs_r8_avx512vnni>);
+    add(SKN_ISA_AVX512, packed_entry<kq_iq4_xs_r8_avx512>);
+    add(SKN_ISA_AVX2, packed_entry<kq_iq4_xs_r8_avx2>);
+}
+
+}  // namespace
+
 void register_superblock_kernels(Registry& r) {
+    register_iq4_xs_r8_kernels(r);
     using namespace kernels::x86_64;
     using kernels::packed_entry;
     const auto add = [&r](FormatId f, skn_isa isa, MatmulKernelFn fn) {
