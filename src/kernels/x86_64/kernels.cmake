@@ -43,3 +43,7 @@ endforeach()
 foreach(tier avx2 avx512 avx512vnni)
   skn_add_kernel_tier(skn_core superblock ${tier} ${_x86}/superblock/${tier}_r4.cpp)
 endforeach()
+# The row-interleaved IQ4_XS_R8 kernels (superblock/xs_r8_body.inc).
+foreach(tier avx2 avx512 avx512vnni)
+  skn_add_kernel_tier(skn_core superblock ${tier} ${_x86}/superblock/${tier}_xs_r8.cpp)
+endforeach()

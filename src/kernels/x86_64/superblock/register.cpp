@@ -5,6 +5,7 @@
 // (PackedArgs), so the ISA translation units touch no shared inline code.
 #include "kernels/common/registration.hpp"
 #include "kernels/x86_64/superblock/kernels.hpp"
+#include "kernels/x86_64/superblock/xs_r8_kernels.hpp"
 
 namespace skn_core {
 
@@ -35,6 +36,21 @@ void add_interleaved_r4(Registry& r) {
     add(FormatId::Q6_K_R4, SKN_ISA_AVX2, packed_entry<kq_q6_k_r4_avx2>);
     add(FormatId::Q6_K_R4, SKN_ISA_AVX512, packed_entry<kq_q6_k_r4_avx512>);
     add(FormatId::Q6_K_R4, SKN_ISA_AVX512_VNNI, packed_entry<kq_q6_k_r4_avx512vnni>);
+}
+
+// The row-interleaved IQ4_XS_R8 (superblock/xs_r8_body.inc) in both orders
+// at each tier: the canonical IQ4_XS kernels' task size (256 rows, a
+// multiple of the 16-row tile, so every task starts and ends on a block
+// row), any strides (64-bit offsets).
+void add_interleaved_xs_r8(Registry& r) {
+    using namespace kernels::x86_64;
+    using kernels::packed_entry;
+    const auto add = [&r](skn_isa isa, MatmulKernelFn fn) {
+        kernels::add_both_orders(r, kernels::blocked_kernel(FormatId::IQ4_XS_R8, FormatId::Q8_K, isa, fn, 256));
+    };
+    add(SKN_ISA_AVX512_VNNI, packed_entry<kq_iq4_xs_r8_avx512vnni>);
+    add(SKN_ISA_AVX512, packed_entry<kq_iq4_xs_r8_avx512>);
+    add(SKN_ISA_AVX2, packed_entry<kq_iq4_xs_r8_avx2>);
 }
 
 }  // namespace
@@ -68,6 +84,7 @@ void register_superblock_kernels(Registry& r) {
     add(FormatId::Q6_K, SKN_ISA_AVX512_VNNI, packed_entry<kq_q6_k_avx512vnni>);
     add(FormatId::IQ4_XS, SKN_ISA_AVX512_VNNI, packed_entry<kq_iq4_xs_avx512vnni>);
     add_interleaved_r4(r);
+    add_interleaved_xs_r8(r);
 }
 
 }  // namespace skn_core
