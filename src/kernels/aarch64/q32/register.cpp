@@ -36,6 +36,17 @@ void register_aarch64_q32_kernels(Registry& r) {
     add(FormatId::Q5_0, q8, SKN_ISA_NEON, packed_entry<ka::q32_q5_0_q8_0_neon>);
     add(FormatId::Q4_1, q81, SKN_ISA_NEON, packed_entry<ka::q32_q4_1_q8_1_neon>);
     add(FormatId::Q5_1, q81, SKN_ISA_NEON, packed_entry<ka::q32_q5_1_q8_1_neon>);
+    // The row-interleaved twins (q32/r8_body.inc): the canonical formats'
+    // task size, a multiple of the 8-row block row, so every task starts and
+    // ends on one. neoni8mm runs the neondotprod body (its by-element SDOT
+    // already keeps four rows per instruction; the canonical SMMLA pairs
+    // would need the chunks zipped).
+    add(FormatId::Q4_0_R8, q8, SKN_ISA_NEON_I8MM, packed_entry<ka::q32_q4_0_r8_q8_0_neondotprod>);
+    add(FormatId::Q8_0_R8, q8, SKN_ISA_NEON_I8MM, packed_entry<ka::q32_q8_0_r8_q8_0_neondotprod>);
+    add(FormatId::Q4_0_R8, q8, SKN_ISA_NEON_DOTPROD, packed_entry<ka::q32_q4_0_r8_q8_0_neondotprod>);
+    add(FormatId::Q8_0_R8, q8, SKN_ISA_NEON_DOTPROD, packed_entry<ka::q32_q8_0_r8_q8_0_neondotprod>);
+    add(FormatId::Q4_0_R8, q8, SKN_ISA_NEON, packed_entry<ka::q32_q4_0_r8_q8_0_neon>);
+    add(FormatId::Q8_0_R8, q8, SKN_ISA_NEON, packed_entry<ka::q32_q8_0_r8_q8_0_neon>);
 }
 
 }  // namespace skn_core
