@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Armv8.0 NEON fast-precision kernels for Q4_0_R8 and Q8_0_R8 (body:
+// Armv8.0 NEON fast-precision kernels for Q4_0_R8, Q8_0_R8, MXFP4_R8 and IQ4_NL_R4 (body:
 // q32/r8_body.inc). Without SDOT, a lane's four-product dot is SMULL of the
 // weight chunk with the activation lane repeated (DUP), products of one row
-// kept apart until the block ends: Q4_0_R8's raw nibbles (|w| <= 15) chain
-// SMLAL in 16-bit lanes (8 adds of |product| <= 1920, then one pairwise fold:
-// <= 30720, exact), Q8_0_R8's (whose -128 * -128 fills a lane) widen each
+// kept apart until the block ends: Q4_0_R8's raw nibbles (|w| <= 15) and
+// MXFP4_R8's doubled grid (|w| <= 12) chain SMLAL in 16-bit lanes (8 adds of
+// |product| <= 1920, then one pairwise fold: <= 30720, exact); Q8_0_R8's
+// (whose -128 * -128 fills a lane) and IQ4_NL_R4's (|w| <= 127) widen each
 // product pair into 32 bits with SADALP. The same exact integers as the
 // neondotprod tier's, so the same y.
 #include <arm_neon.h>
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <utility>
 
+#include "formats/facts.hpp"
 #include "kernels/aarch64/q32/kernels.hpp"
 #include "kernels/common/row_tiles.hpp"
 

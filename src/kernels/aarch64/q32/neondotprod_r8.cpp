@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Armv8.2 dotprod fast-precision kernels for Q4_0_R8 and Q8_0_R8 (body:
+// Armv8.2 dotprod fast-precision kernels for Q4_0_R8, Q8_0_R8, MXFP4_R8 and IQ4_NL_R4 (body:
 // q32/r8_body.inc): one by-element SDOT per 16-byte weight load and
 // activation row gives four rows' exact partial sums. Also registered at
 // neoni8mm (q32/register.cpp).
@@ -9,6 +9,7 @@
 #include <cstring>
 #include <utility>
 
+#include "formats/facts.hpp"
 #include "kernels/aarch64/q32/kernels.hpp"
 #include "kernels/common/row_tiles.hpp"
 
