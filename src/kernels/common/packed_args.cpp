@@ -8,6 +8,7 @@
 namespace skn_core::kernels {
 
 static_assert(std::is_same_v<ScalarDecodeFn, DecodeBlocksFn>, "PackedArgs hands kernels the formats' decoder");
+static_assert(std::is_same_v<DeinterleaveRowsFn, DeinterleaveFn>, "PackedArgs hands kernels the codecs' deinterleave");
 
 PackedArgs packed_args(const MatmulArgs& m) {
     const View& w = *m.w;
@@ -20,6 +21,8 @@ PackedArgs packed_args(const MatmulArgs& m) {
     a.block_elems = l.format->block_elems;
     a.block_bytes = l.format->block_bytes;
     a.scalar_decode = l.format->decode;
+    a.block_rows = l.format->block_rows;
+    if (l.format->interleaved_codec != nullptr) a.deinterleave = l.format->interleaved_codec->deinterleave;
     a.w = w.data + size_t(l.offset * bb);
     a.so = l.strides[0] * bb;
     a.sb = l.strides[1] * bb;

@@ -28,6 +28,10 @@ namespace skn_core::kernels {
 // code may not include): nblocks consecutive blocks into nblocks * block_elems floats.
 using ScalarDecodeFn = void (*)(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst);
 
+// A row-interleaved format's codec step (formats/format.hpp's DeinterleaveFn):
+// one block of R rows into the R canonical blocks it holds, rows[k] for row k.
+using DeinterleaveRowsFn = void (*)(const uint8_t* block, uint8_t* const* rows);
+
 struct PackedArgs {
     // What every packed kernel reads, first: the hot kernels' fields keep
     // the offsets they had in the per-architecture structs this one
@@ -54,6 +58,10 @@ struct PackedArgs {
     FormatId format = FormatId::F32;  // the weight's (one function may serve several: exact)
     int64_t block_elems = 0, block_bytes = 0;
     ScalarDecodeFn scalar_decode = nullptr;  // for a kernel with no decoder of its own for the format
+    // A row-interleaved format (block_rows > 1): its codec's deinterleave,
+    // for a kernel that reads the canonical blocks (the exact drivers).
+    int64_t block_rows = 1;
+    DeinterleaveRowsFn deinterleave = nullptr;
 };
 
 // A kernel over output rows out_begin .. out_end - 1 (MatmulKernelFn's

@@ -64,13 +64,6 @@ std::vector<uint8_t> random_weight(const FormatTraits& f, int64_t out, int64_t b
     return interleaved;
 }
 
-// Whether a SIMD kernel of exact precision is registered for `id`.
-bool has_simd_exact_kernel(FormatId id) {
-    for (const Kernel& k : default_registry().kernels())
-        if (k.key.weight == id && k.key.activation == FormatId::F32 && k.key.isa != SKN_ISA_SCALAR) return true;
-    return false;
-}
-
 // y by the documented order: input k goes into lane k % 16 of the four
 // 4-lane accumulators (A[(k / 4) % 4], lane k % 4).
 std::vector<float> contract_y(const std::vector<float>& w, int64_t out, int64_t in, const std::vector<float>& x,
@@ -122,20 +115,15 @@ TEST(NeonExactContract, NeonDecodersGiveTheScalarDecodersBits) {
     EXPECT_EQ(with_decoder, 9) << "NEON decoders: Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, IQ4_NL, Q4_K, Q5_K, Q6_K";
 }
 
-// A row-interleaved format (Q4_0_R8 ...) runs the reference kernel, with a
-// FALLBACK event, until its own NEON kernels are registered (issue 34's
-// kernels; the row driver decodes one row's block at a time, which an
-// interleaved block is not); until then its canonical twin must have exact
-// NEON kernels, and from then on it is held to this like every format. The
-// differential suite and the contract below check whatever is registered.
+// Every block format and every row-interleaved twin of one (Q4_0_R8 ...:
+// the driver decodes the twin's tile and takes the row's floats) has the
+// NEON exact kernel in both orders; BF16_R16, a twin of the dense BF16, has
+// no exact kernel here. The differential suite and the contract below check
+// whatever is registered.
 TEST(NeonExactContract, EveryBlockFormatHasANeonKernelInBothOrders) {
     for (const FormatTraits& f : all_formats()) {
-        if (!f.block_quantized) continue;
-        if (f.interleaved() && !has_simd_exact_kernel(f.id)) {
-            EXPECT_TRUE(has_simd_exact_kernel(f.interleaves)) << f.name << "'s canonical twin has no NEON exact kernel";
-            continue;
-        }
-        EXPECT_TRUE(ka::exact_driver_serves(f.block_quantized, f.block_rows, f.decode != nullptr, f.block_elems)) << f.name;
+        if (!f.block_quantized || !find_format(canonical_format(f.id))->block_quantized) continue;
+        EXPECT_TRUE(ka::exact_driver_serves(f.block_quantized, f.decode != nullptr, f.block_elems)) << f.name;
         for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor})
             EXPECT_NE(test::find_kernel(f.id, c, FormatId::F32, SKN_ISA_NEON), nullptr)
                 << f.name << " " << layout_tag(c) << ": no neon exact kernel";
@@ -150,9 +138,8 @@ TEST(NeonExactContract, GivesTheDocumentedOrdersBitsInBothOrdersAndThreadCounts)
     const Shape shapes[] = {{1, 3}, {7, 5}, {33, 1}};
     int case_index = 0;
     for (const FormatTraits& f : all_formats()) {
-        if (!f.block_quantized) continue;
-        // A row-interleaved format without its own NEON kernel yet: the test above.
-        if (f.interleaved() && !has_simd_exact_kernel(f.id)) continue;
+        // Block formats and their twins (BF16_R16's canonical is dense: no exact kernel).
+        if (!f.block_quantized || !find_format(canonical_format(f.id))->block_quantized) continue;
         for (const Shape& sh : shapes) {
             ++case_index;
             const int64_t out = test::rows_for(f, sh.out), in = sh.bpr * f.block_elems;

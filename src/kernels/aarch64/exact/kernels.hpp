@@ -24,15 +24,14 @@
 
 namespace skn_core::kernels::aarch64 {
 
-// Which formats the driver serves: every block format of one row per block
-// (a row-interleaved tile holds R rows' blocks, which the driver's one-row
-// walk would misread; those run the reference kernel until their own
-// kernels come) with a scalar decoder whose block holds a multiple of 16
-// elements (the accumulation order below ends each block on A3) and divides
-// the 1024-element decode chunk. exact/register.cpp registers each at the
-// neon tier.
-constexpr bool exact_driver_serves(bool block_quantized, int64_t block_rows, bool has_decoder, int64_t block_elems) {
-    return block_quantized && block_rows == 1 && has_decoder && block_elems % 16 == 0 && 1024 % block_elems == 0;
+// Which formats the driver serves: every block format with a scalar decoder
+// whose block holds a multiple of 16 elements (the accumulation order below
+// ends each block on A3) and divides the 1024-element decode chunk, and
+// every row-interleaved twin of one (the driver decodes the twin's tile and
+// takes its row, the canonical decoder's floats; BF16_R16's two-element
+// share is not served). exact/register.cpp registers each at the neon tier.
+constexpr bool exact_driver_serves(bool block_quantized, bool has_decoder, int64_t block_elems) {
+    return block_quantized && has_decoder && block_elems % 16 == 0 && 1024 % block_elems == 0;
 }
 
 // Decodes `nblocks` blocks, `block_stride` bytes apart, into consecutive floats.

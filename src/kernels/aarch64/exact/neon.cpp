@@ -13,6 +13,7 @@
 // the group, the tile or the split of the output rows.
 #include <arm_neon.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -29,6 +30,17 @@ constexpr int kAccs = 4;                // accumulators per (i, o): 16 inputs pe
 constexpr int kTile = 4;                // activation rows per tile
 constexpr int kGroup = 64;              // activation rows per decoded chunk
 constexpr int64_t kChunkFloats = 1024;  // decoded inputs per chunk: whole blocks of any format
+
+// The most floats one tile of a served row-interleaved twin decodes to (R
+// rows of a block: IQ4_XS_R8's 8 x 256).
+constexpr int64_t max_twin_tile_floats() {
+    int64_t m = 0;
+    for (const FormatFacts& f : kFormatFacts)
+        if (f.block_rows > 1 && exact_driver_serves(f.block_quantized, true, f.block_elems))
+            m = std::max<int64_t>(m, int64_t(f.block_rows) * f.block_elems);
+    return m;
+}
+constexpr int64_t kTwinTileFloats = max_twin_tile_floats();
 
 struct Acc {
     float32x4_t a[kAccs];
@@ -63,6 +75,19 @@ inline float reduce(const float* state) {
 
 // Blocks b0 .. b0 + nb - 1 of output row o into dst.
 void decode_chunk(const PackedArgs& a, ExactDecodeFn dec, int64_t o, int64_t b0, int64_t nb, float* dst) {
+    if (a.block_rows > 1) {
+        // A row-interleaved twin: its decoder gives each tile's R rows
+        // through the canonical decoder ([R][block_elems]); row o % R is
+        // the canonical row's floats.
+        alignas(16) float tile[kTwinTileFloats];
+        const int64_t r = a.block_rows, k = o % r;
+        const uint8_t* src = a.w + o / r * a.so + b0 * a.sb;
+        for (int64_t b = 0; b < nb; ++b) {
+            a.scalar_decode(src + b * a.sb, 1, a.tensor_scale, tile);
+            std::memcpy(dst + b * a.block_elems, tile + k * a.block_elems, sizeof(float) * size_t(a.block_elems));
+        }
+        return;
+    }
     const uint8_t* src = a.w + o * a.so + b0 * a.sb;
     if (dec != nullptr) {
         dec(src, a.sb, nb, a.tensor_scale, dst);
@@ -118,7 +143,7 @@ ExactDecodeFn decoder_from(FormatId format) {
 ExactDecodeFn exact_decoder_neon(FormatId format) { return decoder_from<0>(format); }
 
 void exact_matmul_neon(const PackedArgs& a, int64_t out_begin, int64_t out_end) {
-    const ExactDecodeFn dec = exact_decoder_neon(a.format);
+    const ExactDecodeFn dec = a.block_rows > 1 ? nullptr : exact_decoder_neon(a.format);
     for (int64_t i0 = 0; i0 < a.n; i0 += kGroup)
         run_group(a, dec, out_begin, out_end, i0, a.n - i0 < kGroup ? int(a.n - i0) : kGroup);
 }

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/common/row_tiles.hpp"
 #include "kernels/x86_64/common/grid_tables.hpp"

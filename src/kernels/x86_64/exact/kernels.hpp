@@ -35,14 +35,16 @@ constexpr int kExactBatchedMinN = 4;
 using ExactDecodeFn = void (*)(const uint8_t* src, int64_t block_stride, int64_t nblocks, float tensor_scale,
                                float* dst);
 
-// The row-interleaved formats the driver serves, by gathering a row's
-// canonical block out of the tile (exact/driver.inc); the others run the
-// reference kernel until the driver learns them.
-constexpr bool exact_serves_interleaved(FormatId f) { return f == FormatId::Q4_0_R8 || f == FormatId::Q8_0_R8; }
+// Whether the driver serves `f`: every block format, and every
+// row-interleaved twin of one (exact/driver.inc takes a row's canonical
+// block out of the twin's tile); not the dense formats or BF16_R16.
+constexpr bool exact_driver_serves(FormatId f) {
+    const FormatFacts& facts = facts_of(f);
+    return facts.block_quantized && facts_of(canonical_format(f)).block_quantized;
+}
 
-// One kernel per tier for every block format of formats/facts.hpp but the
-// row-interleaved ones outside exact_serves_interleaved (each has a decoder
-// in exact/decode.inc); any other
+// One kernel per tier for every format exact_driver_serves (each block
+// format has a decoder in exact/decode.inc); any other
 // format is a programming error reported through exact_unknown_format, never
 // a silent no-write of y.
 void exact_matmul_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Registers the exact-precision kernels (exact/<isa>.cpp) for every block
-// format (row-interleaved ones where the driver serves them), in both block orders. Built without ISA flags: it
+// format and its row-interleaved twins, in both block orders. Built without ISA flags: it
 // fills the plain PackedArgs from MatmulArgs; the kernel bodies run only once
 // the registry has checked the CPU.
 #include "kernels/common/registration.hpp"
@@ -25,13 +25,12 @@ void register_exact_kernels(Registry& r) {
     const auto add = [&r](FormatId f, skn_isa isa, MatmulKernelFn fn) {
         kernels::add_both_orders(r, kernels::blocked_kernel(f, FormatId::F32, isa, fn, 128, kNeedsFloat));
     };
-    // Every block format of the format table but the row-interleaved ones
-    // the driver does not serve (which run the reference kernel): the
+    // Every format the driver serves (block formats and their twins): the
     // tiers decode each one (exact/driver.inc walks the same table). The table
     // is data, not a call into the ISA translation units, which must not run
     // before the registry has checked the CPU.
     for (const FormatTraits& f : all_formats()) {
-        if (!f.block_quantized || (f.interleaved() && !kx::exact_serves_interleaved(f.id))) continue;
+        if (!kx::exact_driver_serves(f.id)) continue;
         add(f.id, SKN_ISA_AVX2, packed_entry<kx::exact_matmul_avx2>);
         add(f.id, SKN_ISA_AVX512, packed_entry<kx::exact_matmul_avx512>);
     }
