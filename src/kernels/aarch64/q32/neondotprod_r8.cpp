@@ -24,6 +24,10 @@ struct LaneDot4 {
     [[gnu::always_inline]] void add(int8x16_t w, int8x16_t x) {
         s = vdotq_laneq_s32(s, w, x, L);
     }
+    template <int L, int M>
+    [[gnu::always_inline]] void add2(int8x16_t w, int8x16_t x, int8x16_t v, int8x16_t z) {
+        s = vdotq_laneq_s32(vdotq_laneq_s32(s, w, x, L), v, z, M);
+    }
     int32x4_t sum() const { return s; }
 };
 
