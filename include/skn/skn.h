@@ -179,8 +179,12 @@ typedef enum skn_format {
      * (docs/packed-weight-layout.md, "Row-interleaved formats"). Convert with
      * skn_view_convert or skn_packed_convert. */
     SKN_FORMAT_Q4_0_R8 = 202,
+    SKN_FORMAT_Q5_0_R4 = 206,
     SKN_FORMAT_Q8_0_R8 = 208,
+    SKN_FORMAT_Q2_K_R4 = 210,
+    SKN_FORMAT_Q3_K_R4 = 211,
     SKN_FORMAT_Q4_K_R4 = 212,
+    SKN_FORMAT_Q5_K_R4 = 213,
     SKN_FORMAT_Q6_K_R4 = 214,
     SKN_FORMAT_IQ4_NL_R4 = 220,
     SKN_FORMAT_IQ4_XS_R8 = 223,

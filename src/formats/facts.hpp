@@ -58,8 +58,12 @@ enum class FormatId : int32_t {
     // Row-interleaved re-encodings of the formats above (ik_llama.cpp's
     // GGUF type ids): a block covers block_rows output rows.
     Q4_0_R8 = 202,
+    Q5_0_R4 = 206,
     Q8_0_R8 = 208,
+    Q2_K_R4 = 210,
+    Q3_K_R4 = 211,
     Q4_K_R4 = 212,
+    Q5_K_R4 = 213,
     Q6_K_R4 = 214,
     IQ4_NL_R4 = 220,
     IQ4_XS_R8 = 223,
@@ -133,8 +137,12 @@ constexpr FormatFacts kFormatFacts[] = {
     // dense BF16 in blocks of 16 rows x 2 inputs: blocked (it has the two
     // block orders) though not quantized.
     {FormatId::Q4_0_R8, "Q4_0_R8", 32, 18, 0, true, FormatId::Q8_0, 8, FormatId::Q4_0},
+    {FormatId::Q5_0_R4, "Q5_0_R4", 32, 22, 0, true, FormatId::Q8_0, 4, FormatId::Q5_0},
     {FormatId::Q8_0_R8, "Q8_0_R8", 32, 34, 0, true, FormatId::Q8_0, 8, FormatId::Q8_0},
+    {FormatId::Q2_K_R4, "Q2_K_R4", 256, 84, 0, true, FormatId::Q8_K, 4, FormatId::Q2_K},
+    {FormatId::Q3_K_R4, "Q3_K_R4", 256, 110, 0, true, FormatId::Q8_K, 4, FormatId::Q3_K},
     {FormatId::Q4_K_R4, "Q4_K_R4", 256, 144, 0, true, FormatId::Q8_K, 4, FormatId::Q4_K},
+    {FormatId::Q5_K_R4, "Q5_K_R4", 256, 176, 0, true, FormatId::Q8_K, 4, FormatId::Q5_K},
     {FormatId::Q6_K_R4, "Q6_K_R4", 256, 210, 0, true, FormatId::Q8_K, 4, FormatId::Q6_K},
     {FormatId::IQ4_NL_R4, "IQ4_NL_R4", 32, 18, 0, true, FormatId::Q8_0, 4, FormatId::IQ4_NL},
     {FormatId::IQ4_XS_R8, "IQ4_XS_R8", 256, 136, 0, true, FormatId::Q8_K, 8, FormatId::IQ4_XS},
@@ -217,8 +225,12 @@ SKN_SAME_FORMAT(NVFP4)
 SKN_SAME_FORMAT(Q1_0)
 SKN_SAME_FORMAT(Q2_0)
 SKN_SAME_FORMAT(Q4_0_R8)
+SKN_SAME_FORMAT(Q5_0_R4)
 SKN_SAME_FORMAT(Q8_0_R8)
+SKN_SAME_FORMAT(Q2_K_R4)
+SKN_SAME_FORMAT(Q3_K_R4)
 SKN_SAME_FORMAT(Q4_K_R4)
+SKN_SAME_FORMAT(Q5_K_R4)
 SKN_SAME_FORMAT(Q6_K_R4)
 SKN_SAME_FORMAT(IQ4_NL_R4)
 SKN_SAME_FORMAT(IQ4_XS_R8)

@@ -72,31 +72,73 @@ void deinterleave_chunks(const uint8_t* y, uint8_t* const* rows) {
 constexpr int kNlPair[4][2] = {{0, 8}, {16, 24}, {4, 12}, {20, 28}};
 
 
+// The 16 code bytes `qs` of a 32-element block whose element j < 16 is the
+// low nibble of byte j and 16 + j its high nibble (IQ4_NL, Q5_0's low
+// nibbles), as row k's share of the four 16-byte pair groups at `codes`.
+void nl_pairs_to(const uint8_t* qs, uint8_t* codes, int k) {
+    for (int q = 0; q < 4; ++q) {
+        const int h = q & 1;  // pair q takes code bytes kNlPair[q][*] % 16 in plane q % 2
+        store_u32(codes + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32(qs + kNlPair[q][0] % 16), h),
+                                                       nibbles(load_u32(qs + kNlPair[q][1] % 16), h)));
+    }
+}
+void nl_pairs_from(const uint8_t* codes, int k, uint8_t* qs) {
+    // Pairs 0 and 1 hold code bytes 0..3 and 8..11 (low, high planes),
+    // pairs 2 and 3 code bytes 4..7 and 12..15.
+    for (int q = 0; q < 4; q += 2) {
+        const uint32_t lo = load_u32(codes + 16 * q + 4 * k), hi = load_u32(codes + 16 * (q + 1) + 4 * k);
+        store_u32(qs + kNlPair[q][0], pair_nibbles(nibbles(lo, 0), nibbles(hi, 0)));
+        store_u32(qs + kNlPair[q][1], pair_nibbles(nibbles(lo, 1), nibbles(hi, 1)));
+    }
+}
+
 void interleave_iq4_nl_r4(const uint8_t* const* rows, uint8_t* y) {
-    // Elements i < 16 are the low nibbles of code bytes i, 16 + i the high
-    // ones: pair q takes code bytes (kNlPair[q][0] % 16 ...) in plane q % 2.
     for (int k = 0; k < 4; ++k) {
         std::memcpy(y + 2 * k, rows[k], 2);
-        const uint8_t* qs = rows[k] + 2;
-        for (int q = 0; q < 4; ++q) {
-            const int h = q & 1;
-            store_u32(y + 8 + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32(qs + kNlPair[q][0] % 16), h),
-                                                           nibbles(load_u32(qs + kNlPair[q][1] % 16), h)));
-        }
+        nl_pairs_to(rows[k] + 2, y + 8, k);
     }
 }
 
 void deinterleave_iq4_nl_r4(const uint8_t* y, uint8_t* const* rows) {
     for (int k = 0; k < 4; ++k) {
         std::memcpy(rows[k], y + 2 * k, 2);
-        uint8_t* qs = rows[k] + 2;
-        // Pairs 0 and 1 hold code bytes 0..3 and 8..11 (low, high planes),
-        // pairs 2 and 3 code bytes 4..7 and 12..15.
-        for (int q = 0; q < 4; q += 2) {
-            const uint32_t lo = load_u32(y + 8 + 16 * q + 4 * k), hi = load_u32(y + 8 + 16 * (q + 1) + 4 * k);
-            store_u32(qs + kNlPair[q][0], pair_nibbles(nibbles(lo, 0), nibbles(hi, 0)));
-            store_u32(qs + kNlPair[q][1], pair_nibbles(nibbles(lo, 1), nibbles(hi, 1)));
-        }
+        nl_pairs_from(y + 8, k, rows[k] + 2);
+    }
+}
+
+// Q5_0: d @0, qh (u32: bit j the fifth bit of element j) @2, low nibbles @6
+// as IQ4_NL's. Q5_0_R4 (88 bytes): 4 fp16 d @0; qh[16] @8; the low nibbles
+// @24 as IQ4_NL_R4's codes. qh byte 4 * k + i holds, at bit q, the fifth bit
+// of element kNlPair[q][0] + i of row k and at bit 4 + q that of
+// kNlPair[q][1] + i.
+//
+// spread4: bits 0..3 of x to bit 0 of bytes 0..3; gather4 the inverse.
+uint32_t spread4(uint32_t x) { return (x & 1u) | ((x & 2u) << 7) | ((x & 4u) << 14) | ((x & 8u) << 21); }
+uint32_t gather4(uint32_t w) { return (w & 1u) | ((w >> 7) & 2u) | ((w >> 14) & 4u) | ((w >> 21) & 8u); }
+
+void interleave_q5_0_r4(const uint8_t* const* rows, uint8_t* y) {
+    for (int k = 0; k < 4; ++k) {
+        const uint8_t* x = rows[k];
+        std::memcpy(y + 2 * k, x, 2);
+        const uint32_t h = load_u32(x + 2);
+        uint32_t w = 0;
+        for (int q = 0; q < 4; ++q)
+            w |= (spread4((h >> kNlPair[q][0]) & 0xF) << q) | (spread4((h >> kNlPair[q][1]) & 0xF) << (4 + q));
+        store_u32(y + 8 + 4 * k, w);
+        nl_pairs_to(x + 6, y + 24, k);
+    }
+}
+
+void deinterleave_q5_0_r4(const uint8_t* y, uint8_t* const* rows) {
+    for (int k = 0; k < 4; ++k) {
+        uint8_t* x = rows[k];
+        std::memcpy(x, y + 2 * k, 2);
+        const uint32_t w = load_u32(y + 8 + 4 * k);
+        uint32_t h = 0;
+        for (int q = 0; q < 4; ++q)
+            h |= (gather4(w >> q) << kNlPair[q][0]) | (gather4(w >> (4 + q)) << kNlPair[q][1]);
+        store_u32(x + 2, h);
+        nl_pairs_from(y + 24, k, x + 6);
     }
 }
 
@@ -133,50 +175,207 @@ void q4_k_pack_scales(const uint8_t* d, const uint8_t* m, uint8_t* s) {
 // scales_l[32] @32, codes @64. Sub-block s of row k: its scale index
 // t = 4 * s + k; scales_l[t] = scale low nibble | min low nibble << 4;
 // scales_h[t % 16] bits 4 * (t / 16) .. +3 = scale bits 4-5 | min bits 4-5 << 2.
+// Q5_K_R4 (704 bytes) has the same head and scales, its fifth bits @64 (see
+// there) and the low nibbles, as Q4_K_R4's codes, @192.
+//
+// Row k's head (d, dmin, 6-bit scales) of a Q4_K / Q5_K block x (scales @4)
+// and its 128 low-nibble bytes `qs` (element 64 c + 32 h + l is nibble h of
+// byte 32 c + l) to the interleaved block y, codes at y + codes; y + 16
+// zeroed first.
+void k4_row_to(const uint8_t* x, const uint8_t* qs, uint8_t* y, int codes, int k) {
+    std::memcpy(y + 2 * k, x, 2);
+    std::memcpy(y + 8 + 2 * k, x + 2, 2);
+    for (int s = 0; s < 8; ++s) {
+        uint8_t d, m;
+        q4_k_scale_min(x + 4, s, &d, &m);
+        const int t = 4 * s + k;
+        y[32 + t] = uint8_t((d & 0xF) | ((m & 0xF) << 4));
+        y[16 + t % 16] |= uint8_t(((d >> 4) | ((m >> 4) << 2)) << (4 * (t / 16)));
+        // Sub-block s is nibble plane s % 2 of code bytes 32 (s / 2) ...
+        const uint8_t* src = qs + 32 * (s / 2);
+        for (int q = 0; q < 4; ++q)
+            store_u32(y + codes + 64 * s + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32(src + kNlPair[q][0]), s % 2),
+                                                                      nibbles(load_u32(src + kNlPair[q][1]), s % 2)));
+    }
+}
+
+void k4_row_from(const uint8_t* y, int codes, int k, uint8_t* x, uint8_t* qs) {
+    std::memcpy(x, y + 2 * k, 2);
+    std::memcpy(x + 2, y + 8 + 2 * k, 2);
+    uint8_t d[8], m[8];
+    for (int s = 0; s < 8; ++s) {
+        const int t = 4 * s + k;
+        const uint8_t h = uint8_t((y[16 + t % 16] >> (4 * (t / 16))) & 0xF);
+        d[s] = uint8_t((y[32 + t] & 0xF) | ((h & 3) << 4));
+        m[s] = uint8_t((y[32 + t] >> 4) | ((h >> 2) << 4));
+    }
+    q4_k_pack_scales(d, m, x + 4);
+    // Sub-blocks 2j and 2j + 1 share code bytes 32 j ... (low, high planes).
+    for (int j = 0; j < 4; ++j)
+        for (int q = 0; q < 4; ++q) {
+            const uint32_t lo = load_u32(y + codes + 64 * (2 * j) + 16 * q + 4 * k);
+            const uint32_t hi = load_u32(y + codes + 64 * (2 * j + 1) + 16 * q + 4 * k);
+            uint8_t* dst = qs + 32 * j;
+            store_u32(dst + kNlPair[q][0], pair_nibbles(nibbles(lo, 0), nibbles(hi, 0)));
+            store_u32(dst + kNlPair[q][1], pair_nibbles(nibbles(lo, 1), nibbles(hi, 1)));
+        }
+}
+
 void interleave_q4_k_r4(const uint8_t* const* rows, uint8_t* y) {
+    std::memset(y + 16, 0, 16);
+    for (int k = 0; k < 4; ++k) k4_row_to(rows[k], rows[k] + kQ4kCodes, y, 64, k);
+}
+
+void deinterleave_q4_k_r4(const uint8_t* y, uint8_t* const* rows) {
+    for (int k = 0; k < 4; ++k) k4_row_from(y, 64, k, rows[k], rows[k] + kQ4kCodes);
+}
+
+// Q5_K: as Q4_K with qh[32] @16 (bit s of qh[l]: the fifth bit of element
+// 32 s + l) and the low nibbles @48. Q5_K_R4's fifth bits: qh byte
+// 16 * s + 4 * k + i holds, at bit f, that of element kQ5kHigh[f] + i of
+// row k's sub-block s.
+constexpr int kQ5kHigh[8] = {0, 8, 4, 12, 16, 24, 20, 28};
+
+void interleave_q5_k_r4(const uint8_t* const* rows, uint8_t* y) {
     std::memset(y + 16, 0, 16);
     for (int k = 0; k < 4; ++k) {
         const uint8_t* x = rows[k];
-        std::memcpy(y + 2 * k, x, 2);
-        std::memcpy(y + 8 + 2 * k, x + 2, 2);
+        k4_row_to(x, x + 48, y, 192, k);
+        // Byte i of word f of the canonical qh is qh[kQ5kHigh[f] + i]: bit s of
+        // each byte is sub-block s's bit, already in the output byte order.
         for (int s = 0; s < 8; ++s) {
-            uint8_t d, m;
-            q4_k_scale_min(x + 4, s, &d, &m);
-            const int t = 4 * s + k;
-            y[32 + t] = uint8_t((d & 0xF) | ((m & 0xF) << 4));
-            y[16 + t % 16] |= uint8_t(((d >> 4) | ((m >> 4) << 2)) << (4 * (t / 16)));
-            // Sub-block s is nibble plane s % 2 of code bytes 32 (s / 2) ...
-            const uint8_t* codes = x + kQ4kCodes + 32 * (s / 2);
-            for (int q = 0; q < 4; ++q)
-                store_u32(y + 64 + 64 * s + 16 * q + 4 * k,
-                          pair_nibbles(nibbles(load_u32(codes + kNlPair[q][0]), s % 2),
-                                       nibbles(load_u32(codes + kNlPair[q][1]), s % 2)));
+            uint32_t w = 0;
+            for (int f = 0; f < 8; ++f) w |= ((load_u32(x + 16 + kQ5kHigh[f]) >> s) & 0x01010101u) << f;
+            store_u32(y + 64 + 16 * s + 4 * k, w);
         }
     }
 }
 
-void deinterleave_q4_k_r4(const uint8_t* y, uint8_t* const* rows) {
+void deinterleave_q5_k_r4(const uint8_t* y, uint8_t* const* rows) {
     for (int k = 0; k < 4; ++k) {
         uint8_t* x = rows[k];
-        std::memcpy(x, y + 2 * k, 2);
-        std::memcpy(x + 2, y + 8 + 2 * k, 2);
-        uint8_t d[8], m[8];
-        for (int s = 0; s < 8; ++s) {
-            const int t = 4 * s + k;
-            const uint8_t h = uint8_t((y[16 + t % 16] >> (4 * (t / 16))) & 0xF);
-            d[s] = uint8_t((y[32 + t] & 0xF) | ((h & 3) << 4));
-            m[s] = uint8_t((y[32 + t] >> 4) | ((h >> 2) << 4));
+        k4_row_from(y, 192, k, x, x + 48);
+        for (int f = 0; f < 8; ++f) {
+            uint32_t w = 0;
+            for (int s = 0; s < 8; ++s) w |= ((load_u32(y + 64 + 16 * s + 4 * k) >> f) & 0x01010101u) << s;
+            store_u32(x + 16 + kQ5kHigh[f], w);
         }
-        q4_k_pack_scales(d, m, x + 4);
-        // Sub-blocks 2j and 2j + 1 share code bytes 32 j ... (low, high planes).
-        for (int j = 0; j < 4; ++j)
-            for (int q = 0; q < 4; ++q) {
-                const uint32_t lo = load_u32(y + 64 + 64 * (2 * j) + 16 * q + 4 * k);
-                const uint32_t hi = load_u32(y + 64 + 64 * (2 * j + 1) + 16 * q + 4 * k);
-                uint8_t* codes = x + kQ4kCodes + 32 * j;
-                store_u32(codes + kNlPair[q][0], pair_nibbles(nibbles(lo, 0), nibbles(hi, 0)));
-                store_u32(codes + kNlPair[q][1], pair_nibbles(nibbles(lo, 1), nibbles(hi, 1)));
+    }
+}
+
+// Q2_K: scales[16] @0 (a byte per 16 elements), qs[64] @16, d @80, dmin @82;
+// element 128 n + 32 j + l is bits 2 j .. 2 j + 1 of qs[32 n + l].
+// Q2_K_R4 (336 bytes): the 4 rows' d @0, their dmin @8; scales[64] @16
+// (byte 4 * b + k: row k's scale byte b); codes @80, 32 bytes per 32-element
+// sub-block s: byte 32 * s + 16 * h + 4 * k + i holds, at bits 2 f .. 2 f + 1,
+// the code of element 16 h + 4 f + i of row k's sub-block s.
+// Q3_K: hmask[32] @0 (bit s of hmask[l]: the third bit of element 32 s + l),
+// the low two bits qs[64] @32 as Q2_K's, scales[12] @96 (sixteen 6-bit),
+// d @108. Q3_K_R4 (440 bytes): the 4 rows' d @0; scales_h[16] @8,
+// scales_l[32] @24 (row k's scale b = 2 s + e: t = 8 s + 4 e + k, low nibble
+// at scales_l[t % 32] bits 4 (t / 32), bits 4-5 at scales_h[t % 16] bits
+// 2 (t / 16)); third bits @56, 16 bytes per sub-block: byte 16 * s + 4 * k + i
+// holds, at bit f, that of element 4 f + i; low two bits @184 as Q2_K_R4's.
+//
+// Row k's 2-bit codes: the canonical bytes `qs` to the interleaved `codes`.
+void two_bit_row_to(const uint8_t* qs, uint8_t* codes, int k) {
+    for (int s = 0; s < 8; ++s) {
+        const uint8_t* src = qs + 32 * (s / 4);
+        const int shift = 2 * (s % 4);
+        for (int h = 0; h < 2; ++h) {
+            uint32_t w = 0;
+            for (int f = 0; f < 4; ++f) w |= ((load_u32(src + 16 * h + 4 * f) >> shift) & 0x03030303u) << (2 * f);
+            store_u32(codes + 32 * s + 16 * h + 4 * k, w);
+        }
+    }
+}
+void two_bit_row_from(const uint8_t* codes, int k, uint8_t* qs) {
+    std::memset(qs, 0, 64);
+    for (int s = 0; s < 8; ++s) {
+        uint8_t* dst = qs + 32 * (s / 4);
+        const int shift = 2 * (s % 4);
+        for (int h = 0; h < 2; ++h) {
+            const uint32_t w = load_u32(codes + 32 * s + 16 * h + 4 * k);
+            for (int f = 0; f < 4; ++f) {
+                uint8_t* p = dst + 16 * h + 4 * f;
+                store_u32(p, load_u32(p) | (((w >> (2 * f)) & 0x03030303u) << shift));
             }
+        }
+    }
+}
+
+void interleave_q2_k_r4(const uint8_t* const* rows, uint8_t* y) {
+    for (int k = 0; k < 4; ++k) {
+        const uint8_t* x = rows[k];
+        std::memcpy(y + 2 * k, x + 80, 2);
+        std::memcpy(y + 8 + 2 * k, x + 82, 2);
+        for (int b = 0; b < 16; ++b) y[16 + 4 * b + k] = x[b];
+        two_bit_row_to(x + 16, y + 80, k);
+    }
+}
+
+void deinterleave_q2_k_r4(const uint8_t* y, uint8_t* const* rows) {
+    for (int k = 0; k < 4; ++k) {
+        uint8_t* x = rows[k];
+        std::memcpy(x + 80, y + 2 * k, 2);
+        std::memcpy(x + 82, y + 8 + 2 * k, 2);
+        for (int b = 0; b < 16; ++b) x[b] = y[16 + 4 * b + k];
+        two_bit_row_from(y + 80, k, x + 16);
+    }
+}
+
+// Q3_K's sixteen 6-bit scales, packed in 12 bytes: scale b's low four bits
+// are nibble b / 8 of byte b % 8, its top two bits are bits 2 (b / 4) ..
+// 2 (b / 4) + 1 of byte 8 + b % 4.
+uint8_t q3_k_scale(const uint8_t* sc, int b) {
+    const uint8_t lo = uint8_t((sc[b % 8] >> (4 * (b / 8))) & 0xF);
+    const uint8_t hi = uint8_t((sc[8 + b % 4] >> (2 * (b / 4))) & 3);
+    return uint8_t(lo | (hi << 4));
+}
+void q3_k_pack_scales(const uint8_t* v, uint8_t* sc) {
+    std::memset(sc, 0, 12);
+    for (int b = 0; b < 16; ++b) {
+        sc[b % 8] |= uint8_t((v[b] & 0xF) << (4 * (b / 8)));
+        sc[8 + b % 4] |= uint8_t((v[b] >> 4) << (2 * (b / 4)));
+    }
+}
+
+void interleave_q3_k_r4(const uint8_t* const* rows, uint8_t* y) {
+    std::memset(y + 8, 0, 48);
+    for (int k = 0; k < 4; ++k) {
+        const uint8_t* x = rows[k];
+        std::memcpy(y + 2 * k, x + 108, 2);
+        for (int b = 0; b < 16; ++b) {
+            const uint8_t v = q3_k_scale(x + 96, b);
+            const int t = 8 * (b / 2) + 4 * (b % 2) + k;
+            y[24 + t % 32] |= uint8_t((v & 0xF) << (4 * (t / 32)));
+            y[8 + t % 16] |= uint8_t((v >> 4) << (2 * (t / 16)));
+        }
+        for (int s = 0; s < 8; ++s) {
+            uint32_t w = 0;
+            for (int f = 0; f < 8; ++f) w |= ((load_u32(x + 4 * f) >> s) & 0x01010101u) << f;
+            store_u32(y + 56 + 16 * s + 4 * k, w);
+        }
+        two_bit_row_to(x + 32, y + 184, k);
+    }
+}
+
+void deinterleave_q3_k_r4(const uint8_t* y, uint8_t* const* rows) {
+    for (int k = 0; k < 4; ++k) {
+        uint8_t* x = rows[k];
+        std::memcpy(x + 108, y + 2 * k, 2);
+        uint8_t v[16];
+        for (int b = 0; b < 16; ++b) {
+            const int t = 8 * (b / 2) + 4 * (b % 2) + k;
+            v[b] = uint8_t(((y[24 + t % 32] >> (4 * (t / 32))) & 0xF) | (((y[8 + t % 16] >> (2 * (t / 16))) & 3) << 4));
+        }
+        q3_k_pack_scales(v, x + 96);
+        for (int f = 0; f < 8; ++f) {
+            uint32_t w = 0;
+            for (int s = 0; s < 8; ++s) w |= ((load_u32(y + 56 + 16 * s + 4 * k) >> f) & 0x01010101u) << s;
+            store_u32(x + 4 * f, w);
+        }
+        two_bit_row_from(y + 184, k, x + 32);
     }
 }
 
@@ -348,6 +547,10 @@ void decode_interleaved(const uint8_t* src, int64_t nblocks, float tensor_scale,
 
 SKN_INTERLEAVED(q4_0_r8, 8, 18, 32, 1, (interleave_chunks<8, 2, 16>), (deinterleave_chunks<8, 2, 16>), q4_0)
 SKN_INTERLEAVED(q8_0_r8, 8, 34, 32, 1, (interleave_chunks<8, 2, 32>), (deinterleave_chunks<8, 2, 32>), q8_0)
+SKN_INTERLEAVED(q5_0_r4, 4, 22, 32, 1, interleave_q5_0_r4, deinterleave_q5_0_r4, q5_0)
+SKN_INTERLEAVED(q2_k_r4, 4, 84, 256, 1, interleave_q2_k_r4, deinterleave_q2_k_r4, q2_k)
+SKN_INTERLEAVED(q3_k_r4, 4, 110, 256, 1, interleave_q3_k_r4, deinterleave_q3_k_r4, q3_k)
+SKN_INTERLEAVED(q5_k_r4, 4, 176, 256, 1, interleave_q5_k_r4, deinterleave_q5_k_r4, q5_k)
 SKN_INTERLEAVED(mxfp4_r8, 8, 17, 32, 1, (interleave_chunks<8, 1, 16>), (deinterleave_chunks<8, 1, 16>), mxfp4)
 SKN_INTERLEAVED(iq4_nl_r4, 4, 18, 32, 1, interleave_iq4_nl_r4, deinterleave_iq4_nl_r4, iq4_nl)
 SKN_INTERLEAVED(q4_k_r4, 4, 144, 256, 1, interleave_q4_k_r4, deinterleave_q4_k_r4, q4_k)

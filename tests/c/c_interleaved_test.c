@@ -67,7 +67,7 @@ static void test_props(void) {
         CHECK((int64_t)p.block_bytes * (c.block_elems > 1 ? c.block_elems : 1) ==
               (int64_t)c.block_bytes * p.block_elems);
     }
-    CHECK(interleaved == 8);
+    CHECK(interleaved == 12);
     const skn_format_props q = props_of(SKN_FORMAT_Q4_0_R8);
     CHECK(q.block_rows == 8 && q.interleaves == SKN_FORMAT_Q4_0 && q.block_elems == 32 && q.block_bytes == 18);
     CHECK(props_of(SKN_FORMAT_BF16_R16).block_rows == 16 && props_of(SKN_FORMAT_BF16_R16).interleaves == SKN_FORMAT_BF16);

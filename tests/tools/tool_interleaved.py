@@ -28,8 +28,8 @@ failures, run, check = T.failures, T.run, T.check
 INTERLEAVED = {m.group(1): (int(m.group(3)), int(m.group(2)), re.sub(r"_R\d+$", "", m.group(1)))
                for m in re.finditer(r"^\s+SKN_FORMAT_(\w+_R(\d+)) = (\d+)", open(SKN_H).read(), re.M)}
 IDS = {name: ident for name, (ident, _, _) in INTERLEAVED.items()}
-IDS.update({"F32": 0, "BF16": 30, "Q4_0": 2, "Q8_0": 8, "Q4_K": 12, "Q6_K": 14, "IQ4_NL": 20, "IQ4_XS": 23,
-            "MXFP4": 39})
+IDS.update({"F32": 0, "BF16": 30, "Q4_0": 2, "Q5_0": 6, "Q8_0": 8, "Q2_K": 10, "Q3_K": 11, "Q4_K": 12, "Q5_K": 13,
+            "Q6_K": 14, "IQ4_NL": 20, "IQ4_XS": 23, "MXFP4": 39})
 
 # The test model: rows (ne[1]) chosen so that some tensors are whole groups
 # of 4, 8 and 16 rows and some are not; a 3-D expert stack of 16 rows each.
@@ -111,8 +111,9 @@ def expected_type(name, ne, fmt, repack):
 
 
 def canonical_args(canonical):
-    # llama-quantize reads Q4_0, Q8_0, Q6_K, IQ4_NL, IQ4_XS as presets and
-    # Q4_K as Q4_K_M: --pure gives every weight the base type; BF16 is a
+    # llama-quantize reads Q4_0, Q5_0, Q8_0, Q6_K, IQ4_NL, IQ4_XS as presets
+    # and Q2_K, Q3_K, Q4_K, Q5_K as their _M / _S presets: --pure gives every
+    # weight the base type; BF16 is a
     # dense TYPE (no rules) and MXFP4 a plain format.
     return ["--pure", canonical.lower()]
 

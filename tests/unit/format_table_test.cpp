@@ -43,8 +43,12 @@ const Expected kExpected[] = {
     {FormatId::IQ3_S, 21, "IQ3_S", 256, 110, FormatId::Q8_K},
     // Row-interleaved (ik_llama.cpp's type ids): R rows per block.
     {FormatId::Q4_0_R8, 202, "Q4_0_R8", 32, 18, FormatId::Q8_0, 8, FormatId::Q4_0},
+    {FormatId::Q5_0_R4, 206, "Q5_0_R4", 32, 22, FormatId::Q8_0, 4, FormatId::Q5_0},
     {FormatId::Q8_0_R8, 208, "Q8_0_R8", 32, 34, FormatId::Q8_0, 8, FormatId::Q8_0},
+    {FormatId::Q2_K_R4, 210, "Q2_K_R4", 256, 84, FormatId::Q8_K, 4, FormatId::Q2_K},
+    {FormatId::Q3_K_R4, 211, "Q3_K_R4", 256, 110, FormatId::Q8_K, 4, FormatId::Q3_K},
     {FormatId::Q4_K_R4, 212, "Q4_K_R4", 256, 144, FormatId::Q8_K, 4, FormatId::Q4_K},
+    {FormatId::Q5_K_R4, 213, "Q5_K_R4", 256, 176, FormatId::Q8_K, 4, FormatId::Q5_K},
     {FormatId::Q6_K_R4, 214, "Q6_K_R4", 256, 210, FormatId::Q8_K, 4, FormatId::Q6_K},
     {FormatId::IQ4_NL_R4, 220, "IQ4_NL_R4", 32, 18, FormatId::Q8_0, 4, FormatId::IQ4_NL},
     {FormatId::IQ4_XS_R8, 223, "IQ4_XS_R8", 256, 136, FormatId::Q8_K, 8, FormatId::IQ4_XS},
@@ -83,7 +87,7 @@ TEST(FormatTable, EveryFormatHasItsGgufIdAndSizes) {
 }
 
 TEST(FormatTable, UnknownIdsAreNotFound) {
-    for (int32_t id : {-1, 4, 5, 24, 28, 31, 37, 38, 43, 201, 206, 210, 219, 229, 1000})
+    for (int32_t id : {-1, 4, 5, 24, 28, 31, 37, 38, 43, 201, 207, 209, 215, 219, 229, 1000})
         EXPECT_EQ(find_format(id), nullptr) << id;
 }
 

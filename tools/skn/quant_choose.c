@@ -29,7 +29,8 @@ static const struct {
     {SKN_FORMAT_IQ3_XXS, 23}, {SKN_FORMAT_IQ3_S, 26}, {SKN_FORMAT_Q1_0, 40}, {SKN_FORMAT_Q2_0, 41},
     /* The row-interleaved formats: ik_llama.cpp's llama_ftype numbers
      * (include/llama.h at 8337e4cd; only ik_llama.cpp loads such files). */
-    {SKN_FORMAT_Q4_0_R8, 202}, {SKN_FORMAT_Q8_0_R8, 207}, {SKN_FORMAT_Q4_K_R4, 214}, {SKN_FORMAT_Q6_K_R4, 218},
+    {SKN_FORMAT_Q4_0_R8, 202}, {SKN_FORMAT_Q8_0_R8, 207}, {SKN_FORMAT_Q5_0_R4, 208}, {SKN_FORMAT_Q2_K_R4, 210},
+    {SKN_FORMAT_Q3_K_R4, 211}, {SKN_FORMAT_Q4_K_R4, 214}, {SKN_FORMAT_Q5_K_R4, 216}, {SKN_FORMAT_Q6_K_R4, 218},
     {SKN_FORMAT_IQ4_NL_R4, 225}, {SKN_FORMAT_IQ4_XS_R8, 230}, {SKN_FORMAT_BF16_R16, 232}, {SKN_FORMAT_MXFP4_R8, 351},
 };
 

@@ -60,8 +60,12 @@ int main(void) {
     printf("pub const C_SKN_FORMAT_Q1_0: i64 = %lld;\n", (long long)(SKN_FORMAT_Q1_0));
     printf("pub const C_SKN_FORMAT_Q2_0: i64 = %lld;\n", (long long)(SKN_FORMAT_Q2_0));
     printf("pub const C_SKN_FORMAT_Q4_0_R8: i64 = %lld;\n", (long long)(SKN_FORMAT_Q4_0_R8));
+    printf("pub const C_SKN_FORMAT_Q5_0_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_Q5_0_R4));
     printf("pub const C_SKN_FORMAT_Q8_0_R8: i64 = %lld;\n", (long long)(SKN_FORMAT_Q8_0_R8));
+    printf("pub const C_SKN_FORMAT_Q2_K_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_Q2_K_R4));
+    printf("pub const C_SKN_FORMAT_Q3_K_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_Q3_K_R4));
     printf("pub const C_SKN_FORMAT_Q4_K_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_Q4_K_R4));
+    printf("pub const C_SKN_FORMAT_Q5_K_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_Q5_K_R4));
     printf("pub const C_SKN_FORMAT_Q6_K_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_Q6_K_R4));
     printf("pub const C_SKN_FORMAT_IQ4_NL_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_IQ4_NL_R4));
     printf("pub const C_SKN_FORMAT_IQ4_XS_R8: i64 = %lld;\n", (long long)(SKN_FORMAT_IQ4_XS_R8));

@@ -18,6 +18,10 @@ skn_add_kernel_tier(skn_core activation avx512 ${_x86}/activation/avx512.cpp)
 skn_add_kernel_tier(skn_core dense avx2 ${_x86}/dense/avx2.cpp)
 skn_add_kernel_tier(skn_core dense avx512 ${_x86}/dense/avx512.cpp)
 skn_add_kernel_tier(skn_core dense avx512vnni ${_x86}/dense/avx512vnni.cpp)
+# The row-interleaved BF16_R16 kernels (dense/r16_body.inc).
+foreach(tier avx2 avx512 avx512vnni)
+  skn_add_kernel_tier(skn_core dense ${tier} ${_x86}/dense/${tier}_r16.cpp)
+endforeach()
 
 # The exact kernels' block decoders must round like the scalar decoders, so
 # no multiply-add may be fused there.
@@ -34,4 +38,8 @@ skn_add_kernel_tier(skn_core q32 avx512vnni ${_x86}/q32/avx512vnni_far.cpp)
 # The row-interleaved Q4_0_R8 / Q8_0_R8 kernels (q32/r8_body.inc).
 foreach(tier avx2 avx512 avx512vnni)
   skn_add_kernel_tier(skn_core q32 ${tier} ${_x86}/q32/${tier}_r8.cpp)
+endforeach()
+# The row-interleaved Q4_K_R4 / Q6_K_R4 kernels (superblock/r4_body.inc).
+foreach(tier avx2 avx512 avx512vnni)
+  skn_add_kernel_tier(skn_core superblock ${tier} ${_x86}/superblock/${tier}_r4.cpp)
 endforeach()

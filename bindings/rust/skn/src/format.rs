@@ -48,8 +48,12 @@ impl Format {
     pub const Q2_0: Format = Format(sys::SKN_FORMAT_Q2_0);
     // Row-interleaved re-encodings (ik_llama.cpp's _R4 / _R8 / _R16 types).
     pub const Q4_0_R8: Format = Format(sys::SKN_FORMAT_Q4_0_R8);
+    pub const Q5_0_R4: Format = Format(sys::SKN_FORMAT_Q5_0_R4);
     pub const Q8_0_R8: Format = Format(sys::SKN_FORMAT_Q8_0_R8);
+    pub const Q2_K_R4: Format = Format(sys::SKN_FORMAT_Q2_K_R4);
+    pub const Q3_K_R4: Format = Format(sys::SKN_FORMAT_Q3_K_R4);
     pub const Q4_K_R4: Format = Format(sys::SKN_FORMAT_Q4_K_R4);
+    pub const Q5_K_R4: Format = Format(sys::SKN_FORMAT_Q5_K_R4);
     pub const Q6_K_R4: Format = Format(sys::SKN_FORMAT_Q6_K_R4);
     pub const IQ4_NL_R4: Format = Format(sys::SKN_FORMAT_IQ4_NL_R4);
     pub const IQ4_XS_R8: Format = Format(sys::SKN_FORMAT_IQ4_XS_R8);

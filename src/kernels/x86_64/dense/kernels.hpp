@@ -27,6 +27,14 @@ void f16_f32_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 void f32_f32_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 void f32_f32_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
+// BF16_R16 (dense/r16_body.inc): a grid of 16-row x 2-input blocks read
+// through `so` / `sb` (either block order), bit-identical to the BF16
+// kernel of the same tier above.
+void bf16_r16_bf16_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void bf16_r16_bf16_avx512bf16(const PackedArgs& a, int64_t out_begin, int64_t out_end);  // needs AVX512_BF16
+void bf16_r16_f32_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void bf16_r16_f32_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+
 // The F32 libxsmm path (dense/xsmm.cpp, built without ISA flags): from
 // kXsmmMinRows activation rows on, y comes from libxsmm GEMMs over packed
 // blocks of weight rows; below that, or when libxsmm cannot serve the call,

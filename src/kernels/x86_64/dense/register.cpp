@@ -43,6 +43,18 @@ void register_dense_kernels(Registry& r) {
     add(F::F32, F::F32, SKN_ISA_AVX512, xsmm_entry<k::f32_f32_avx512>, kNeedsFloat);
     if (cpu_features().avx512bf16)
         add(F::BF16, F::BF16, SKN_ISA_AVX512_VNNI, packed_entry<k::bf16_bf16_avx512bf16>, kNeedsQuantized);
+
+    // BF16_R16, the row-interleaved twin: the same pairs and tiers as BF16,
+    // in both block orders (one function reads either through the strides).
+    // rows_per_task 32, as BF16's: a multiple of the 16-row block row.
+    const auto add_r16 = [&r](F activation, skn_isa isa, MatmulKernelFn fn, uint32_t needs) {
+        kernels::add_both_orders(r, kernels::blocked_kernel(F::BF16_R16, activation, isa, fn, 32, needs));
+    };
+    add_r16(F::BF16, SKN_ISA_AVX2, packed_entry<k::bf16_r16_bf16_avx2>, kNeedsQuantized);
+    add_r16(F::F32, SKN_ISA_AVX2, packed_entry<k::bf16_r16_f32_avx2>, kNeedsFloat);
+    add_r16(F::F32, SKN_ISA_AVX512, packed_entry<k::bf16_r16_f32_avx512>, kNeedsFloat);
+    if (cpu_features().avx512bf16)
+        add_r16(F::BF16, SKN_ISA_AVX512_VNNI, packed_entry<k::bf16_r16_bf16_avx512bf16>, kNeedsQuantized);
 }
 
 }  // namespace skn_core

@@ -71,9 +71,10 @@ void add(Registry& r, FormatId f, FormatId act, skn_isa isa, MatmulKernelFn fn, 
     }
 }
 
-// A row-interleaved twin (Q4_0_R8, Q8_0_R8) at one tier in both orders: the
-// canonical format's task sizes (multiples of the 16-row tile, so every task
-// starts and ends on a block row), any strides (64-bit offsets).
+// A row-interleaved twin (Q4_0_R8, Q8_0_R8, MXFP4_R8, IQ4_NL_R4) at one tier
+// in both orders: the canonical format's task sizes (multiples of the 16-row
+// tile, so every task starts and ends on a block row), any strides (64-bit
+// offsets).
 void add_r8(Registry& r, FormatId f, skn_isa isa, MatmulKernelFn fn) {
     Kernel k = kernels::blocked_kernel(f, FormatId::Q8_0, isa, fn, 128);
     kernels::take_few_row_tasks(k, SKN_ISA_AVX512, f == FormatId::Q8_0_R8 ? 256 : kernels::kFewRowsPerTask);
@@ -121,6 +122,12 @@ void register_q32_kernels(Registry& r) {
     add_r8(r, FormatId::Q8_0_R8, SKN_ISA_AVX512, packed_entry<kx::q32_q8_0_r8_q8_0_avx512>);
     add_r8(r, FormatId::Q4_0_R8, SKN_ISA_AVX2, packed_entry<kx::q32_q4_0_r8_q8_0_avx2>);
     add_r8(r, FormatId::Q8_0_R8, SKN_ISA_AVX2, packed_entry<kx::q32_q8_0_r8_q8_0_avx2>);
+    add_r8(r, FormatId::MXFP4_R8, vnni, packed_entry<kx::q32_mxfp4_r8_q8_0_avx512vnni>);
+    add_r8(r, FormatId::MXFP4_R8, SKN_ISA_AVX512, packed_entry<kx::q32_mxfp4_r8_q8_0_avx512>);
+    add_r8(r, FormatId::MXFP4_R8, SKN_ISA_AVX2, packed_entry<kx::q32_mxfp4_r8_q8_0_avx2>);
+    add_r8(r, FormatId::IQ4_NL_R4, vnni, packed_entry<kx::q32_iq4_nl_r4_q8_0_avx512vnni>);
+    add_r8(r, FormatId::IQ4_NL_R4, SKN_ISA_AVX512, packed_entry<kx::q32_iq4_nl_r4_q8_0_avx512>);
+    add_r8(r, FormatId::IQ4_NL_R4, SKN_ISA_AVX2, packed_entry<kx::q32_iq4_nl_r4_q8_0_avx2>);
 }
 
 }  // namespace skn_core

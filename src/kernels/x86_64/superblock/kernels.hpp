@@ -37,4 +37,13 @@ void kq_q5_k_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end)
 void kq_q6_k_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 void kq_iq4_xs_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
+// The row-interleaved twins Q4_K_R4 and Q6_K_R4 (superblock/r4_body.inc):
+// bit-identical to kq_q4_k / kq_q6_k of the same tier.
+void kq_q4_k_r4_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q4_k_r4_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q4_k_r4_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q6_k_r4_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q6_k_r4_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void kq_q6_k_r4_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+
 }  // namespace skn_core::kernels::x86_64

@@ -8,6 +8,28 @@
 
 namespace skn_core {
 
+namespace {
+
+// The row-interleaved twins (Q4_K_R4, Q6_K_R4; superblock/r4_body.inc) at
+// every tier in both orders: the canonical kernels' task size (a multiple of
+// the 4-row block row and of the 16-row tile, so every task starts and ends
+// on a block row), any strides (64-bit offsets).
+void add_interleaved_r4(Registry& r) {
+    using namespace kernels::x86_64;
+    using kernels::packed_entry;
+    const auto add = [&r](FormatId f, skn_isa isa, MatmulKernelFn fn) {
+        kernels::add_both_orders(r, kernels::blocked_kernel(f, FormatId::Q8_K, isa, fn, 256));
+    };
+    add(FormatId::Q4_K_R4, SKN_ISA_AVX2, packed_entry<kq_q4_k_r4_avx2>);
+    add(FormatId::Q4_K_R4, SKN_ISA_AVX512, packed_entry<kq_q4_k_r4_avx512>);
+    add(FormatId::Q4_K_R4, SKN_ISA_AVX512_VNNI, packed_entry<kq_q4_k_r4_avx512vnni>);
+    add(FormatId::Q6_K_R4, SKN_ISA_AVX2, packed_entry<kq_q6_k_r4_avx2>);
+    add(FormatId::Q6_K_R4, SKN_ISA_AVX512, packed_entry<kq_q6_k_r4_avx512>);
+    add(FormatId::Q6_K_R4, SKN_ISA_AVX512_VNNI, packed_entry<kq_q6_k_r4_avx512vnni>);
+}
+
+}  // namespace
+
 void register_superblock_kernels(Registry& r) {
     using namespace kernels::x86_64;
     using kernels::packed_entry;
@@ -36,6 +58,7 @@ void register_superblock_kernels(Registry& r) {
     add(FormatId::Q5_K, SKN_ISA_AVX512_VNNI, packed_entry<kq_q5_k_avx512vnni>);
     add(FormatId::Q6_K, SKN_ISA_AVX512_VNNI, packed_entry<kq_q6_k_avx512vnni>);
     add(FormatId::IQ4_XS, SKN_ISA_AVX512_VNNI, packed_entry<kq_iq4_xs_avx512vnni>);
+    add_interleaved_r4(r);
 }
 
 }  // namespace skn_core
