@@ -24,6 +24,11 @@ skn_add_kernel_tier(skn_core activation neon ${_a64}/activation/neon.cpp OPTIONS
 skn_add_kernel_tier(skn_core q32 neon ${_a64}/q32/neon.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core q32 neondotprod ${_a64}/q32/neondotprod.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core q32 neoni8mm ${_a64}/q32/neoni8mm.cpp OPTIONS -ffp-contract=off)
+# The row-interleaved twins' kernels (q32/r8_body.inc). -fno-schedule-insns:
+# the pre-allocation scheduler spilled the 4-row activation tiles (Q8_0_R8
+# neon n = 8: 144.2 -> 108.0 instructions per block, docs/kernels/neon.md).
+skn_add_kernel_tier(skn_core q32 neon ${_a64}/q32/neon_r8.cpp OPTIONS -ffp-contract=off -fno-schedule-insns)
+skn_add_kernel_tier(skn_core q32 neondotprod ${_a64}/q32/neondotprod_r8.cpp OPTIONS -ffp-contract=off -fno-schedule-insns)
 
 # The K-quant accumulation contract (superblock/kernels.hpp) likewise.
 skn_add_kernel_tier(skn_core superblock neon ${_a64}/superblock/neon.cpp OPTIONS -ffp-contract=off)

@@ -16,6 +16,7 @@
 #include "fixtures/sample_weight.hpp"
 #include "runtime/cpu.hpp"
 #include "support/matmul_harness.hpp"
+#include "support/rows_for.hpp"
 
 namespace skn_core {
 namespace {
@@ -24,7 +25,8 @@ namespace {
 // q32 family (MXFP4 included): src/kernels/aarch64/q32; K-quants:
 // src/kernels/aarch64/superblock; NVFP4: src/kernels/aarch64/nvfp4;
 // grid: src/kernels/aarch64/grid; ternary and low-bit (Q1_0, Q2_0):
-// src/kernels/aarch64/low_bit. Not listed: Q8_1 and Q8_K, the activation
+// src/kernels/aarch64/low_bit; the row-interleaved Q4_0_R8, Q8_0_R8, MXFP4_R8, IQ4_NL_R4:
+// src/kernels/aarch64/q32 (r8_body.inc). Not listed: Q8_1 and Q8_K, the activation
 // formats, which have no fast kernels as weights on any ISA.
 constexpr FormatId kNeonFastFormats[] = {FormatId::Q4_0, FormatId::Q8_0, FormatId::IQ4_NL, FormatId::Q5_0,
                                          FormatId::Q4_1, FormatId::Q5_1, FormatId::Q4_K, FormatId::Q6_K,
@@ -33,7 +35,8 @@ constexpr FormatId kNeonFastFormats[] = {FormatId::Q4_0, FormatId::Q8_0, FormatI
                                          FormatId::IQ2_XXS, FormatId::IQ3_XXS, FormatId::IQ2_XS,
                                          FormatId::IQ2_S, FormatId::IQ3_S, FormatId::IQ1_S, FormatId::IQ1_M,
                                          FormatId::TQ1_0, FormatId::TQ2_0, FormatId::I2_S,
-                                         FormatId::Q1_0, FormatId::Q2_0, FormatId::I2_S_G64};
+                                         FormatId::Q1_0, FormatId::Q2_0, FormatId::I2_S_G64,
+                                         FormatId::Q4_0_R8, FormatId::Q8_0_R8, FormatId::MXFP4_R8, FormatId::IQ4_NL_R4};
 
 bool listed(FormatId f) {
     return std::find(std::begin(kNeonFastFormats), std::end(kNeonFastFormats), f) != std::end(kNeonFastFormats);
@@ -69,15 +72,16 @@ TEST(NeonCoverage, ListedFormatsRunANeonKernelWithoutFallbackOnADotprodCpu) {
         const FormatTraits& f = *find_format(id);
         for (LayoutClass cls : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor})
             for (int64_t n : {1, 5}) {
-                test::TestWeight w(f, 9, 3, cls, 21);
-                std::vector<float> x(size_t(n * w.in)), y(size_t(n * 9));
+                const int64_t out = test::rows_for(f, 9);  // row-interleaved: 9 groups of R
+                test::TestWeight w(f, out, 3, cls, 21);
+                std::vector<float> x(size_t(n * w.in)), y(size_t(n * out));
                 sample_weight(x.data(), n, w.in, 22);
                 Context ctx;
                 Events ev;
                 ctx.set_trace(TraceSink{&Events::record, &ev});
                 MatmulOptions strict;
                 strict.strict = true;  // a fallback would be an error, not just an event
-                matmul_wt(ctx, x.data(), n, w.in, w.view, nullptr, y.data(), 9, strict);
+                matmul_wt(ctx, x.data(), n, w.in, w.view, nullptr, y.data(), out, strict);
                 int kernels = 0;
                 for (size_t e = 0; e < ev.list.size(); ++e) {
                     EXPECT_NE(ev.list[e].kind, SKN_TRACE_FALLBACK) << f.name << ": " << ev.list[e].detail;

@@ -33,11 +33,14 @@ bool is_neon_tier(skn_isa isa) {
     return isa == SKN_ISA_NEON || isa == SKN_ISA_NEON_DOTPROD || isa == SKN_ISA_NEON_I8MM;
 }
 
+// The canonical formats' kernels. A row-interleaved twin's (Q4_0_R8 ...)
+// must give its canonical kernel's bits at the same tier, which
+// interleaved_bits_test.cpp checks, so it is held to this contract too.
 std::vector<const Kernel*> neon_q32_kernels() {
     std::vector<const Kernel*> out;
     for (const Kernel& k : default_registry().kernels())
         if (is_neon_tier(k.key.isa) && find_format(k.key.weight)->block_elems == 32 &&
-            k.key.activation != FormatId::F32)
+            !find_format(k.key.weight)->interleaved() && k.key.activation != FormatId::F32)
             out.push_back(&k);
     return out;
 }
