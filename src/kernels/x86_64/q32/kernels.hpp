@@ -62,23 +62,26 @@ void q32_q5_0_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q4_1_q8_1_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q5_1_q8_1_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
 
-// The row-interleaved twins of Q4_0, Q8_0, MXFP4 and IQ4_NL (q32/r8_body.inc,
+// The row-interleaved twins of Q4_0, Q8_0, MXFP4, IQ4_NL and Q5_0 (q32/r8_body.inc,
 // built per tier as q32/<tier>_r8.cpp): bit-identical to the canonical
 // kernel of the same tier on the same weight before interleaving (the order
 // above, per output row). out_begin and out_end are multiples of R (8; 4 for
-// IQ4_NL_R4); PackedArgs' so is the byte distance between block rows (R
+// IQ4_NL_R4 and Q5_0_R4); PackedArgs' so is the byte distance between block rows (R
 // output rows).
 void q32_q4_0_r8_q8_0_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q8_0_r8_q8_0_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_mxfp4_r8_q8_0_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_iq4_nl_r4_q8_0_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q5_0_r4_q8_0_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q4_0_r8_q8_0_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q8_0_r8_q8_0_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_mxfp4_r8_q8_0_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_iq4_nl_r4_q8_0_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q5_0_r4_q8_0_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q4_0_r8_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q8_0_r8_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_mxfp4_r8_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_iq4_nl_r4_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q5_0_r4_q8_0_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
 
 }  // namespace skn_core::kernels::x86_64

@@ -71,7 +71,7 @@ void add(Registry& r, FormatId f, FormatId act, skn_isa isa, MatmulKernelFn fn, 
     }
 }
 
-// A row-interleaved twin (Q4_0_R8, Q8_0_R8, MXFP4_R8, IQ4_NL_R4) at one tier
+// A row-interleaved twin (Q4_0_R8, Q8_0_R8, MXFP4_R8, IQ4_NL_R4, Q5_0_R4) at one tier
 // in both orders: the canonical format's task sizes (multiples of the 16-row
 // tile, so every task starts and ends on a block row), any strides (64-bit
 // offsets).
@@ -128,6 +128,9 @@ void register_q32_kernels(Registry& r) {
     add_r8(r, FormatId::IQ4_NL_R4, vnni, packed_entry<kx::q32_iq4_nl_r4_q8_0_avx512vnni>);
     add_r8(r, FormatId::IQ4_NL_R4, SKN_ISA_AVX512, packed_entry<kx::q32_iq4_nl_r4_q8_0_avx512>);
     add_r8(r, FormatId::IQ4_NL_R4, SKN_ISA_AVX2, packed_entry<kx::q32_iq4_nl_r4_q8_0_avx2>);
+    add_r8(r, FormatId::Q5_0_R4, vnni, packed_entry<kx::q32_q5_0_r4_q8_0_avx512vnni>);
+    add_r8(r, FormatId::Q5_0_R4, SKN_ISA_AVX512, packed_entry<kx::q32_q5_0_r4_q8_0_avx512>);
+    add_r8(r, FormatId::Q5_0_R4, SKN_ISA_AVX2, packed_entry<kx::q32_q5_0_r4_q8_0_avx2>);
 }
 
 }  // namespace skn_core
