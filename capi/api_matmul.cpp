@@ -183,8 +183,9 @@ SKN_API skn_status skn_prepack_for_matmul(skn_context* ctx, const skn_view* w, s
             l.rank == 3 ? skn_core::with_layout(w->view, skn_core::select(l, 0, 0)) : w->view;
         skn_core::View packed;
         const skn_core::Encoding to = skn_core::preferred_encoding(c, one);
-        if (l.packed() &&
-            skn_core::convert(w->view, *to.format, to.order, scope ? &scope->scope : nullptr, c.trace(), &packed))
+        // convert returns false for a weight already in that encoding (a
+        // dense one included): the same handle comes back.
+        if (skn_core::convert(w->view, *to.format, to.order, scope ? &scope->scope : nullptr, c.trace(), &packed))
             *out = new_view_handle(packed);
         else
             *out = skn_view_retain(const_cast<skn_view*>(w));

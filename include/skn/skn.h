@@ -1589,6 +1589,14 @@ SKN_API skn_status skn_matmul_wt_id_ex(skn_context* ctx, const skn_routed_matmul
  * Q4_K and IQ4_XS, and keeps the weight's order for the rest (within 5%).
  * The measurements come from one machine per table and the faster order
  * varies between microarchitectures (docs/performance.md shows two).
+ * A row of the tuning table for this core (docs/kernels.md, "The tuning
+ * table": built in, or written by `skn tune`; skn_tuning_row_at lists them)
+ * may instead name another encoding for one-token products: the other
+ * order, or the format's row-interleaved twin (Q4_0_R8 ..., a dense BF16
+ * weight's BF16_R16). The twin is taken only when out is a multiple of its
+ * block_rows and a kernel of the same ISA tier reads it; its products equal
+ * the canonical format's bit for bit. The encoding is chosen once, for
+ * every batch size.
  * Call it once per weight at load, not per call: a
  * conversion copies the whole weight.
  * A stacked expert weight [E, out, in] for skn_matmul_wt_id is taken too:

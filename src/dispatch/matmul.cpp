@@ -113,10 +113,10 @@ BlockOrder preferred_order(const Context& ctx, const View& w) {
 Encoding preferred_encoding(const Context& ctx, const View& w) {
     const Layout& l = w.layout;
     Encoding mine{l.format, preferred_order(ctx, w)};
-    if (!l.packed()) return mine;
     // A tuning row may name another encoding of the same values for the
     // one-token regime (an engine streams every weight once per token): the
-    // format's row-interleaved twin, or the canonical format. Taken only when
+    // format's row-interleaved twin (a dense BF16 weight's too: BF16_R16),
+    // or the canonical format. Taken only when
     // the weight can hold it (out a multiple of the twin's block_rows) and
     // a SIMD kernel of the same tier reads it.
     const FormatId act = activation_for(*l.format, Precision::Fast);

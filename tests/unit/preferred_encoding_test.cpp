@@ -134,6 +134,44 @@ TEST_F(PreferredEncoding, ARowNamingTheCanonicalFormatTakesATwinBackAndSetsTheOr
     EXPECT_EQ(preferred_encoding(ctx_, canonical.view).order, BlockOrder::RowMajor);
 }
 
+// A dense BF16 weight's twin is BF16_R16: a prefer row naming it is taken
+// as for a block format (skn tune times BF16/rm against BF16_R16/rm), the
+// values kept bit for bit; 17 rows cannot hold 16-row blocks.
+TEST_F(PreferredEncoding, ADenseBf16WeightTakesBf16R16) {
+    const FormatTraits& bf16 = *find_format(FormatId::BF16);
+    const FormatTraits& r16 = *find_format(FormatId::BF16_R16);
+    for (const auto& [f, cls] : {std::pair{FormatId::BF16, LayoutClass::Contiguous},
+                                 std::pair{FormatId::BF16_R16, LayoutClass::BlockedRowMajor}}) {
+        Kernel k = *reg_.best(f, cls, FormatId::BF16, SKN_ISA_SCALAR, nullptr);
+        k.key.isa = tier_;
+        k.name = kernel_name(k.key);
+        reg_.add(k);
+    }
+    ctx_.set_tuning("prefer", "BF16:gemv", "BF16_R16/rm");
+    const int64_t in = 6;
+    for (const int64_t out : {32, 17}) {
+        std::vector<float> src(size_t(out * in));
+        sample_weight(src.data(), out, in, 9);
+        std::vector<uint8_t> bytes(quantized_size(bf16, out, in));
+        quantize_tensor(bf16, src.data(), out, in, bytes.data(), bytes.size());
+        const int64_t shape[2] = {out, in};
+        const View w = make_view(bytes.data(), bytes.size(), bf16, shape, 2, BlockOrder::RowMajor);
+        const Encoding e = preferred_encoding(ctx_, w);
+        if (out % 16 != 0) {
+            EXPECT_EQ(e.format, &bf16) << out << " rows";
+            continue;
+        }
+        EXPECT_EQ(e.format, &r16);
+        EXPECT_EQ(e.order, BlockOrder::RowMajor);
+        const View packed = prepack_for_matmul(w);
+        ASSERT_EQ(packed.layout.format, &r16);
+        std::vector<float> a(src.size()), b(src.size());
+        view_to_float(w, a.data(), a.size());
+        view_to_float(packed, b.data(), b.size());
+        EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)), 0);
+    }
+}
+
 // A stack of experts [E, out, in]: the encoding one expert's slice gets, and
 // each expert interleaved on its own (its R-row groups never mix with the
 // next expert's rows).
