@@ -55,4 +55,11 @@ void kq_q6_k_r4_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 void kq_q6_k_r4_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 void kq_q6_k_r4_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
+// IQ4_XS_R8 (superblock/xs_r8_body.inc, built per tier as
+// superblock/<tier>_xs_r8.cpp): bit-identical to kq_iq4_xs of the same tier;
+// output rows o0 .. o1 - 1 are whole block rows (multiples of 8).
+void kq_iq4_xs_r8_avx512vnni(const PackedArgs& a, int64_t o0, int64_t o1);
+void kq_iq4_xs_r8_avx512(const PackedArgs& a, int64_t o0, int64_t o1);
+void kq_iq4_xs_r8_avx2(const PackedArgs& a, int64_t o0, int64_t o1);
+
 }  // namespace skn_core::kernels::x86_64

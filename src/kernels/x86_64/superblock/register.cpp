@@ -5,7 +5,6 @@
 // (PackedArgs), so the ISA translation units touch no shared inline code.
 #include "kernels/common/registration.hpp"
 #include "kernels/x86_64/superblock/kernels.hpp"
-#include "kernels/x86_64/superblock/xs_r8_kernels.hpp"
 
 namespace skn_core {
 
