@@ -186,7 +186,12 @@ typedef enum skn_format {
     SKN_FORMAT_Q4_K_R4 = 212,
     SKN_FORMAT_Q5_K_R4 = 213,
     SKN_FORMAT_Q6_K_R4 = 214,
+    SKN_FORMAT_IQ2_XXS_R4 = 216,
+    SKN_FORMAT_IQ2_XS_R4 = 217,
+    SKN_FORMAT_IQ3_XXS_R4 = 218,
     SKN_FORMAT_IQ4_NL_R4 = 220,
+    SKN_FORMAT_IQ3_S_R4 = 221,
+    SKN_FORMAT_IQ2_S_R4 = 222,
     SKN_FORMAT_IQ4_XS_R8 = 223,
     SKN_FORMAT_BF16_R16 = 230,
     SKN_FORMAT_MXFP4_R8 = 353,
@@ -212,7 +217,7 @@ typedef struct skn_format_props {
     double bits_per_weight;        /* block_bytes * 8 / block_elems (per row), trailer not counted */
     /* 1 when skn_quantize refuses the format because its reference quantizer
      * works only with importance weights (an imatrix): IQ2_XXS, IQ2_XS,
-     * IQ1_S. Such a format still decodes, loads and multiplies. Written only
+     * IQ1_S, and the twins IQ2_XXS_R4, IQ2_XS_R4. Such a format still decodes, loads and multiplies. Written only
      * when struct_size covers it (a caller built against the 1.0 fields gets
      * the rest and nothing here). */
     int32_t needs_importance;
@@ -301,7 +306,8 @@ typedef struct skn_quantize_options {
  * their importance matrix row (quant_weights), for the formats whose
  * reference reads them: Q4_0 Q4_1 Q5_0 Q5_1, Q2_K..Q6_K, IQ4_NL, IQ4_XS,
  * IQ3_XXS, IQ3_S, IQ2_S, IQ1_M, and IQ2_XXS, IQ2_XS, IQ1_S (these three
- * quantize only with them: refused without them, as needs_importance says).
+ * quantize only with them: refused without them, as needs_importance says);
+ * a row-interleaved format as its canonical format (IQ2_XXS_R4 as IQ2_XXS).
  * Every other format (F32, F16, BF16, Q8_0, Q8_1, Q8_K, the ternary, MXFP4,
  * NVFP4, Q1_0, Q2_0, I2_S) ignores them: the call is accepted and writes the
  * same bytes as without (docs/formats.md says how each format uses them). Threads split the rows (I2_S's per-tensor scale is a maximum, taken

@@ -65,7 +65,12 @@ enum class FormatId : int32_t {
     Q4_K_R4 = 212,
     Q5_K_R4 = 213,
     Q6_K_R4 = 214,
+    IQ2_XXS_R4 = 216,
+    IQ2_XS_R4 = 217,
+    IQ3_XXS_R4 = 218,
     IQ4_NL_R4 = 220,
+    IQ3_S_R4 = 221,
+    IQ2_S_R4 = 222,
     IQ4_XS_R8 = 223,
     BF16_R16 = 230,
     MXFP4_R8 = 353,
@@ -144,7 +149,12 @@ constexpr FormatFacts kFormatFacts[] = {
     {FormatId::Q4_K_R4, "Q4_K_R4", 256, 144, 0, true, FormatId::Q8_K, 4, FormatId::Q4_K},
     {FormatId::Q5_K_R4, "Q5_K_R4", 256, 176, 0, true, FormatId::Q8_K, 4, FormatId::Q5_K},
     {FormatId::Q6_K_R4, "Q6_K_R4", 256, 210, 0, true, FormatId::Q8_K, 4, FormatId::Q6_K},
+    {FormatId::IQ2_XXS_R4, "IQ2_XXS_R4", 256, 66, 0, true, FormatId::Q8_K, 4, FormatId::IQ2_XXS},
+    {FormatId::IQ2_XS_R4, "IQ2_XS_R4", 256, 74, 0, true, FormatId::Q8_K, 4, FormatId::IQ2_XS},
+    {FormatId::IQ3_XXS_R4, "IQ3_XXS_R4", 256, 98, 0, true, FormatId::Q8_K, 4, FormatId::IQ3_XXS},
     {FormatId::IQ4_NL_R4, "IQ4_NL_R4", 32, 18, 0, true, FormatId::Q8_0, 4, FormatId::IQ4_NL},
+    {FormatId::IQ3_S_R4, "IQ3_S_R4", 256, 110, 0, true, FormatId::Q8_K, 4, FormatId::IQ3_S},
+    {FormatId::IQ2_S_R4, "IQ2_S_R4", 256, 82, 0, true, FormatId::Q8_K, 4, FormatId::IQ2_S},
     {FormatId::IQ4_XS_R8, "IQ4_XS_R8", 256, 136, 0, true, FormatId::Q8_K, 8, FormatId::IQ4_XS},
     {FormatId::BF16_R16, "BF16_R16", 2, 4, 0, true, FormatId::BF16, 16, FormatId::BF16},
     {FormatId::MXFP4_R8, "MXFP4_R8", 32, 17, 0, true, FormatId::Q8_0, 8, FormatId::MXFP4},
@@ -232,7 +242,12 @@ SKN_SAME_FORMAT(Q3_K_R4)
 SKN_SAME_FORMAT(Q4_K_R4)
 SKN_SAME_FORMAT(Q5_K_R4)
 SKN_SAME_FORMAT(Q6_K_R4)
+SKN_SAME_FORMAT(IQ2_XXS_R4)
+SKN_SAME_FORMAT(IQ2_XS_R4)
+SKN_SAME_FORMAT(IQ3_XXS_R4)
 SKN_SAME_FORMAT(IQ4_NL_R4)
+SKN_SAME_FORMAT(IQ3_S_R4)
+SKN_SAME_FORMAT(IQ2_S_R4)
 SKN_SAME_FORMAT(IQ4_XS_R8)
 SKN_SAME_FORMAT(BF16_R16)
 SKN_SAME_FORMAT(MXFP4_R8)

@@ -85,10 +85,10 @@ struct FormatTraits {
     size_t tile_bytes() const { return size_t(block_rows) * size_t(block_bytes); }
 
     // The reference refuses to quantize these without importance weights
-    // (it aborts the process); skn refuses the call instead.
-    bool requires_importance() const {
-        return quantize_row == nullptr && quantize_tensor == nullptr && quantize_row_weighted != nullptr;
-    }
+    // (it aborts the process); skn refuses the call instead. A
+    // row-interleaved format is quantized by its canonical format's
+    // quantizer, so it asks that one (formats/table.cpp).
+    bool requires_importance() const;
 
     double bits_per_weight() const { return double(block_bytes) * 8.0 / double(block_elems); }
 };

@@ -15,6 +15,7 @@
 #include "formats/grid_iq3_tables.hpp"
 #include "formats/grid_signs.hpp"
 #include "formats/half.hpp"
+#include "formats/le_bytes.hpp"
 
 namespace skn_core::codec {
 
@@ -30,13 +31,6 @@ constexpr int kSBytes = 110;
 constexpr int kSQs = 2, kSQh = 66, kSSigns = 74, kSScales = 106;
 
 uint8_t grid_byte(uint32_t point, int j) { return uint8_t(point >> (8 * j)); }
-
-uint32_t load_u32le(const uint8_t* p) {
-    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
-void store_u32le(uint8_t* p, uint32_t v) {
-    for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
-}
 
 // Round to nearest, ties to even, through the float mantissa: total (NaN and
 // infinities give defined values), exactly as the reference computes it.

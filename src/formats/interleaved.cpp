@@ -14,22 +14,11 @@
 #include <cstring>
 
 #include "formats/codecs.hpp"
+#include "formats/interleaved_decode.hpp"
+#include "formats/le_bytes.hpp"
 
 namespace skn_core::codec {
 namespace {
-
-uint16_t load_u16(const uint8_t* p) { return uint16_t(p[0] | (p[1] << 8)); }
-void store_u16(uint8_t* p, uint16_t v) {
-    p[0] = uint8_t(v);
-    p[1] = uint8_t(v >> 8);
-}
-
-uint32_t load_u32(const uint8_t* p) {
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-}
-void store_u32(uint8_t* p, uint32_t v) { std::memcpy(p, &v, 4); }
 
 // Nibble plane h (0: low nibbles, 1: high) of four bytes, one per byte.
 constexpr uint32_t kLowNibbles = 0x0F0F0F0Fu;
@@ -78,17 +67,17 @@ constexpr int kNlPair[4][2] = {{0, 8}, {16, 24}, {4, 12}, {20, 28}};
 void nl_pairs_to(const uint8_t* qs, uint8_t* codes, int k) {
     for (int q = 0; q < 4; ++q) {
         const int h = q & 1;  // pair q takes code bytes kNlPair[q][*] % 16 in plane q % 2
-        store_u32(codes + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32(qs + kNlPair[q][0] % 16), h),
-                                                       nibbles(load_u32(qs + kNlPair[q][1] % 16), h)));
+        store_u32le(codes + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32le(qs + kNlPair[q][0] % 16), h),
+                                                       nibbles(load_u32le(qs + kNlPair[q][1] % 16), h)));
     }
 }
 void nl_pairs_from(const uint8_t* codes, int k, uint8_t* qs) {
     // Pairs 0 and 1 hold code bytes 0..3 and 8..11 (low, high planes),
     // pairs 2 and 3 code bytes 4..7 and 12..15.
     for (int q = 0; q < 4; q += 2) {
-        const uint32_t lo = load_u32(codes + 16 * q + 4 * k), hi = load_u32(codes + 16 * (q + 1) + 4 * k);
-        store_u32(qs + kNlPair[q][0], pair_nibbles(nibbles(lo, 0), nibbles(hi, 0)));
-        store_u32(qs + kNlPair[q][1], pair_nibbles(nibbles(lo, 1), nibbles(hi, 1)));
+        const uint32_t lo = load_u32le(codes + 16 * q + 4 * k), hi = load_u32le(codes + 16 * (q + 1) + 4 * k);
+        store_u32le(qs + kNlPair[q][0], pair_nibbles(nibbles(lo, 0), nibbles(hi, 0)));
+        store_u32le(qs + kNlPair[q][1], pair_nibbles(nibbles(lo, 1), nibbles(hi, 1)));
     }
 }
 
@@ -120,11 +109,11 @@ void interleave_q5_0_r4(const uint8_t* const* rows, uint8_t* y) {
     for (int k = 0; k < 4; ++k) {
         const uint8_t* x = rows[k];
         std::memcpy(y + 2 * k, x, 2);
-        const uint32_t h = load_u32(x + 2);
+        const uint32_t h = load_u32le(x + 2);
         uint32_t w = 0;
         for (int q = 0; q < 4; ++q)
             w |= (spread4((h >> kNlPair[q][0]) & 0xF) << q) | (spread4((h >> kNlPair[q][1]) & 0xF) << (4 + q));
-        store_u32(y + 8 + 4 * k, w);
+        store_u32le(y + 8 + 4 * k, w);
         nl_pairs_to(x + 6, y + 24, k);
     }
 }
@@ -133,11 +122,11 @@ void deinterleave_q5_0_r4(const uint8_t* y, uint8_t* const* rows) {
     for (int k = 0; k < 4; ++k) {
         uint8_t* x = rows[k];
         std::memcpy(x, y + 2 * k, 2);
-        const uint32_t w = load_u32(y + 8 + 4 * k);
+        const uint32_t w = load_u32le(y + 8 + 4 * k);
         uint32_t h = 0;
         for (int q = 0; q < 4; ++q)
             h |= (gather4(w >> q) << kNlPair[q][0]) | (gather4(w >> (4 + q)) << kNlPair[q][1]);
-        store_u32(x + 2, h);
+        store_u32le(x + 2, h);
         nl_pairs_from(y + 24, k, x + 6);
     }
 }
@@ -194,8 +183,8 @@ void k4_row_to(const uint8_t* x, const uint8_t* qs, uint8_t* y, int codes, int k
         // Sub-block s is nibble plane s % 2 of code bytes 32 (s / 2) ...
         const uint8_t* src = qs + 32 * (s / 2);
         for (int q = 0; q < 4; ++q)
-            store_u32(y + codes + 64 * s + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32(src + kNlPair[q][0]), s % 2),
-                                                                      nibbles(load_u32(src + kNlPair[q][1]), s % 2)));
+            store_u32le(y + codes + 64 * s + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32le(src + kNlPair[q][0]), s % 2),
+                                                                      nibbles(load_u32le(src + kNlPair[q][1]), s % 2)));
     }
 }
 
@@ -213,11 +202,11 @@ void k4_row_from(const uint8_t* y, int codes, int k, uint8_t* x, uint8_t* qs) {
     // Sub-blocks 2j and 2j + 1 share code bytes 32 j ... (low, high planes).
     for (int j = 0; j < 4; ++j)
         for (int q = 0; q < 4; ++q) {
-            const uint32_t lo = load_u32(y + codes + 64 * (2 * j) + 16 * q + 4 * k);
-            const uint32_t hi = load_u32(y + codes + 64 * (2 * j + 1) + 16 * q + 4 * k);
+            const uint32_t lo = load_u32le(y + codes + 64 * (2 * j) + 16 * q + 4 * k);
+            const uint32_t hi = load_u32le(y + codes + 64 * (2 * j + 1) + 16 * q + 4 * k);
             uint8_t* dst = qs + 32 * j;
-            store_u32(dst + kNlPair[q][0], pair_nibbles(nibbles(lo, 0), nibbles(hi, 0)));
-            store_u32(dst + kNlPair[q][1], pair_nibbles(nibbles(lo, 1), nibbles(hi, 1)));
+            store_u32le(dst + kNlPair[q][0], pair_nibbles(nibbles(lo, 0), nibbles(hi, 0)));
+            store_u32le(dst + kNlPair[q][1], pair_nibbles(nibbles(lo, 1), nibbles(hi, 1)));
         }
 }
 
@@ -245,8 +234,8 @@ void interleave_q5_k_r4(const uint8_t* const* rows, uint8_t* y) {
         // each byte is sub-block s's bit, already in the output byte order.
         for (int s = 0; s < 8; ++s) {
             uint32_t w = 0;
-            for (int f = 0; f < 8; ++f) w |= ((load_u32(x + 16 + kQ5kHigh[f]) >> s) & 0x01010101u) << f;
-            store_u32(y + 64 + 16 * s + 4 * k, w);
+            for (int f = 0; f < 8; ++f) w |= ((load_u32le(x + 16 + kQ5kHigh[f]) >> s) & 0x01010101u) << f;
+            store_u32le(y + 64 + 16 * s + 4 * k, w);
         }
     }
 }
@@ -257,8 +246,8 @@ void deinterleave_q5_k_r4(const uint8_t* y, uint8_t* const* rows) {
         k4_row_from(y, 192, k, x, x + 48);
         for (int f = 0; f < 8; ++f) {
             uint32_t w = 0;
-            for (int s = 0; s < 8; ++s) w |= ((load_u32(y + 64 + 16 * s + 4 * k) >> f) & 0x01010101u) << s;
-            store_u32(x + 16 + kQ5kHigh[f], w);
+            for (int s = 0; s < 8; ++s) w |= ((load_u32le(y + 64 + 16 * s + 4 * k) >> f) & 0x01010101u) << s;
+            store_u32le(x + 16 + kQ5kHigh[f], w);
         }
     }
 }
@@ -284,8 +273,8 @@ void two_bit_row_to(const uint8_t* qs, uint8_t* codes, int k) {
         const int shift = 2 * (s % 4);
         for (int h = 0; h < 2; ++h) {
             uint32_t w = 0;
-            for (int f = 0; f < 4; ++f) w |= ((load_u32(src + 16 * h + 4 * f) >> shift) & 0x03030303u) << (2 * f);
-            store_u32(codes + 32 * s + 16 * h + 4 * k, w);
+            for (int f = 0; f < 4; ++f) w |= ((load_u32le(src + 16 * h + 4 * f) >> shift) & 0x03030303u) << (2 * f);
+            store_u32le(codes + 32 * s + 16 * h + 4 * k, w);
         }
     }
 }
@@ -295,10 +284,10 @@ void two_bit_row_from(const uint8_t* codes, int k, uint8_t* qs) {
         uint8_t* dst = qs + 32 * (s / 4);
         const int shift = 2 * (s % 4);
         for (int h = 0; h < 2; ++h) {
-            const uint32_t w = load_u32(codes + 32 * s + 16 * h + 4 * k);
+            const uint32_t w = load_u32le(codes + 32 * s + 16 * h + 4 * k);
             for (int f = 0; f < 4; ++f) {
                 uint8_t* p = dst + 16 * h + 4 * f;
-                store_u32(p, load_u32(p) | (((w >> (2 * f)) & 0x03030303u) << shift));
+                store_u32le(p, load_u32le(p) | (((w >> (2 * f)) & 0x03030303u) << shift));
             }
         }
     }
@@ -353,8 +342,8 @@ void interleave_q3_k_r4(const uint8_t* const* rows, uint8_t* y) {
         }
         for (int s = 0; s < 8; ++s) {
             uint32_t w = 0;
-            for (int f = 0; f < 8; ++f) w |= ((load_u32(x + 4 * f) >> s) & 0x01010101u) << f;
-            store_u32(y + 56 + 16 * s + 4 * k, w);
+            for (int f = 0; f < 8; ++f) w |= ((load_u32le(x + 4 * f) >> s) & 0x01010101u) << f;
+            store_u32le(y + 56 + 16 * s + 4 * k, w);
         }
         two_bit_row_to(x + 32, y + 184, k);
     }
@@ -372,8 +361,8 @@ void deinterleave_q3_k_r4(const uint8_t* y, uint8_t* const* rows) {
         q3_k_pack_scales(v, x + 96);
         for (int f = 0; f < 8; ++f) {
             uint32_t w = 0;
-            for (int s = 0; s < 8; ++s) w |= ((load_u32(y + 56 + 16 * s + 4 * k) >> f) & 0x01010101u) << s;
-            store_u32(x + 4 * f, w);
+            for (int s = 0; s < 8; ++s) w |= ((load_u32le(y + 56 + 16 * s + 4 * k) >> f) & 0x01010101u) << s;
+            store_u32le(x + 4 * f, w);
         }
         two_bit_row_from(y + 184, k, x + 32);
     }
@@ -412,12 +401,12 @@ void interleave_q6_k_r4(const uint8_t* const* rows, uint8_t* y) {
             const uint8_t* ql = x + 64 * n + 32 * (j % 2);
             const uint8_t* qh = x + 128 + 32 * n;
             for (int q = 0; q < 4; ++q)
-                store_u32(y + 328 + 64 * s + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32(ql + kNlPair[q][0]), j / 2),
-                                                                           nibbles(load_u32(ql + kNlPair[q][1]), j / 2)));
+                store_u32le(y + 328 + 64 * s + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32le(ql + kNlPair[q][0]), j / 2),
+                                                                           nibbles(load_u32le(ql + kNlPair[q][1]), j / 2)));
             for (int h = 0; h < 2; ++h) {
                 uint32_t w = 0;
-                for (int f = 0; f < 4; ++f) w |= ((load_u32(qh + 16 * h + kQ6kHigh[f]) >> (2 * j)) & 0x03030303u) << (2 * f);
-                store_u32(y + 72 + 32 * s + 16 * h + 4 * k, w);
+                for (int f = 0; f < 4; ++f) w |= ((load_u32le(qh + 16 * h + kQ6kHigh[f]) >> (2 * j)) & 0x03030303u) << (2 * f);
+                store_u32le(y + 72 + 32 * s + 16 * h + 4 * k, w);
             }
         }
     }
@@ -471,7 +460,7 @@ void interleave_iq4_xs_r8(const uint8_t* const* rows, uint8_t* y) {
     for (int k = 0; k < 8; ++k) {
         const uint8_t* x = rows[k];
         std::memcpy(y + 2 * k, x, 2);
-        const uint16_t sh = load_u16(x + 2);
+        const uint16_t sh = load_u16le(x + 2);
         for (int s = 0; s < 8; ++s) {
             const uint8_t lo = uint8_t((x[4 + s / 2] >> (4 * (s % 2))) & 0xF);
             const uint8_t hi = uint8_t((sh >> (2 * s)) & 3);
@@ -480,9 +469,9 @@ void interleave_iq4_xs_r8(const uint8_t* const* rows, uint8_t* y) {
             y[16 + t % 16] |= uint8_t(hi << (2 * (t / 16)));
             const uint8_t* qs = x + 8 + 16 * s;
             for (int q = 0; q < 4; ++q)
-                store_u32(y + 64 + 128 * s + 32 * q + 4 * k,
-                          pair_nibbles(nibbles(load_u32(qs + kXsPair[q][0].byte), kXsPair[q][0].high),
-                                       nibbles(load_u32(qs + kXsPair[q][1].byte), kXsPair[q][1].high)));
+                store_u32le(y + 64 + 128 * s + 32 * q + 4 * k,
+                          pair_nibbles(nibbles(load_u32le(qs + kXsPair[q][0].byte), kXsPair[q][0].high),
+                                       nibbles(load_u32le(qs + kXsPair[q][1].byte), kXsPair[q][1].high)));
         }
     }
 }
@@ -507,7 +496,7 @@ void deinterleave_iq4_xs_r8(const uint8_t* y, uint8_t* const* rows) {
                     xs_set(qs, kXsPair[q][1], i, b >> 4);
                 }
         }
-        store_u16(x + 2, sh);
+        store_u16le(x + 2, sh);
     }
 }
 
@@ -520,30 +509,7 @@ void deinterleave_bf16_r16(const uint8_t* y, uint8_t* const* rows) {
     for (int k = 0; k < 16; ++k) std::memcpy(rows[k], y + 4 * k, 4);
 }
 
-// ---------------------------------------------------------------------------
-// Decoding: each block's R rows through the canonical decoder, into R rows
-// of Elems floats, the rows of one block consecutive ([R][Elems]). One row's
-// share of a block may be several canonical blocks (BF16_R16: two BF16
-// values, CanonBlocks = 2), which the canonical decoder takes in a row.
-template <int R, int RowBytes, int Elems, int CanonBlocks, DeinterleaveFn Split, DecodeBlocksFn Canonical>
-void decode_interleaved(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst) {
-    uint8_t canon[R][RowBytes];
-    uint8_t* rows[R];
-    for (int k = 0; k < R; ++k) rows[k] = canon[k];
-    for (int64_t b = 0; b < nblocks; ++b) {
-        Split(src + size_t(b) * R * RowBytes, rows);
-        for (int k = 0; k < R; ++k) Canonical(canon[k], CanonBlocks, tensor_scale, dst + (b * R + k) * Elems);
-    }
-}
-
 }  // namespace
-
-#define SKN_INTERLEAVED(name, R, row_bytes, elems, canon_blocks, inter, deinter, canonical)                      \
-    void decode_##name(const uint8_t* src, int64_t nblocks, float tensor_scale, float* dst) {                   \
-        decode_interleaved<R, row_bytes, elems, canon_blocks, deinter, decode_##canonical>(src, nblocks,           \
-                                                                                           tensor_scale, dst);    \
-    }                                                                                                           \
-    const InterleavedCodec kInterleaved_##name{R, inter, deinter, decode_##name};
 
 SKN_INTERLEAVED(q4_0_r8, 8, 18, 32, 1, (interleave_chunks<8, 2, 16>), (deinterleave_chunks<8, 2, 16>), q4_0)
 SKN_INTERLEAVED(q8_0_r8, 8, 34, 32, 1, (interleave_chunks<8, 2, 32>), (deinterleave_chunks<8, 2, 32>), q8_0)
@@ -557,7 +523,5 @@ SKN_INTERLEAVED(q4_k_r4, 4, 144, 256, 1, interleave_q4_k_r4, deinterleave_q4_k_r
 SKN_INTERLEAVED(q6_k_r4, 4, 210, 256, 1, interleave_q6_k_r4, deinterleave_q6_k_r4, q6_k)
 SKN_INTERLEAVED(iq4_xs_r8, 8, 136, 256, 1, interleave_iq4_xs_r8, deinterleave_iq4_xs_r8, iq4_xs)
 SKN_INTERLEAVED(bf16_r16, 16, 4, 2, 2, interleave_bf16_r16, deinterleave_bf16_r16, bf16)
-
-#undef SKN_INTERLEAVED
 
 }  // namespace skn_core::codec

@@ -12,6 +12,7 @@
 #include "formats/codecs.hpp"
 #include "formats/float_to_int.hpp"
 #include "formats/half.hpp"
+#include "formats/le_bytes.hpp"
 
 namespace skn_core::codec {
 
@@ -19,7 +20,6 @@ namespace {
 
 constexpr int kQK = 32;
 constexpr int kHalf = kQK / 2;  // element j and j + 16 share a byte: j in the low nibble
-
 
 // Reference rounding for the offset formats: trunc(x + bias) as a signed byte,
 // capped at `top` (the cap is a signed compare, so a wrapped negative byte
@@ -30,13 +30,6 @@ uint8_t offset_code(float x, float bias, int top) {
 }
 
 uint8_t pack_nibbles(uint8_t lo, uint8_t hi) { return uint8_t(lo | (hi << 4)); }
-
-uint32_t load_u32le(const uint8_t* p) {
-    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
-void store_u32le(uint8_t* p, uint32_t v) {
-    for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
-}
 
 // The signed element of largest magnitude; the first one wins ties, and an
 // all-zero block gives +0.

@@ -95,7 +95,12 @@ constexpr std::array kFormats = {
     SKN_ROW_INTERLEAVED(Q4_K_R4, q4_k_r4),
     SKN_ROW_INTERLEAVED(Q5_K_R4, q5_k_r4),
     SKN_ROW_INTERLEAVED(Q6_K_R4, q6_k_r4),
+    SKN_ROW_INTERLEAVED(IQ2_XXS_R4, iq2_xxs_r4),
+    SKN_ROW_INTERLEAVED(IQ2_XS_R4, iq2_xs_r4),
+    SKN_ROW_INTERLEAVED(IQ3_XXS_R4, iq3_xxs_r4),
     SKN_ROW_INTERLEAVED(IQ4_NL_R4, iq4_nl_r4),
+    SKN_ROW_INTERLEAVED(IQ3_S_R4, iq3_s_r4),
+    SKN_ROW_INTERLEAVED(IQ2_S_R4, iq2_s_r4),
     SKN_ROW_INTERLEAVED(IQ4_XS_R8, iq4_xs_r8),
     SKN_ROW_INTERLEAVED(BF16_R16, bf16_r16),
     SKN_ROW_INTERLEAVED(MXFP4_R8, mxfp4_r8),
@@ -128,6 +133,11 @@ const FormatTraits* find_format(int32_t id) {
     auto it = std::lower_bound(kFormats.begin(), kFormats.end(), id,
                                [](const FormatTraits& f, int32_t v) { return static_cast<int32_t>(f.id) < v; });
     return (it != kFormats.end() && static_cast<int32_t>(it->id) == id) ? &*it : nullptr;
+}
+
+bool FormatTraits::requires_importance() const {
+    if (interleaved()) return find_format(static_cast<int32_t>(interleaves))->requires_importance();
+    return quantize_row == nullptr && quantize_tensor == nullptr && quantize_row_weighted != nullptr;
 }
 
 const FormatTraits* find_format_by_name(const char* name) {

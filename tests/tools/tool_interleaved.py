@@ -29,7 +29,11 @@ INTERLEAVED = {m.group(1): (int(m.group(3)), int(m.group(2)), re.sub(r"_R\d+$", 
                for m in re.finditer(r"^\s+SKN_FORMAT_(\w+_R(\d+)) = (\d+)", open(SKN_H).read(), re.M)}
 IDS = {name: ident for name, (ident, _, _) in INTERLEAVED.items()}
 IDS.update({"F32": 0, "BF16": 30, "Q4_0": 2, "Q5_0": 6, "Q8_0": 8, "Q2_K": 10, "Q3_K": 11, "Q4_K": 12, "Q5_K": 13,
-            "Q6_K": 14, "IQ4_NL": 20, "IQ4_XS": 23, "MXFP4": 39})
+            "Q6_K": 14, "IQ4_NL": 20, "IQ4_XS": 23, "MXFP4": 39, "IQ2_XXS": 16, "IQ2_XS": 17, "IQ3_XXS": 18,
+            "IQ3_S": 21, "IQ2_S": 22})
+# The canonical formats llama-quantize (and skn quantize) converts to only
+# with an importance matrix.
+NEEDS_IMATRIX = {"IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ3_XXS"}
 
 # The test model: rows (ne[1]) chosen so that some tensors are whole groups
 # of 4, 8 and 16 rows and some are not; a 3-D expert stack of 16 rows each.
@@ -111,11 +115,31 @@ def expected_type(name, ne, fmt, repack):
 
 
 def canonical_args(canonical):
-    # llama-quantize reads Q4_0, Q5_0, Q8_0, Q6_K, IQ4_NL, IQ4_XS as presets
-    # and Q2_K, Q3_K, Q4_K, Q5_K as their _M / _S presets: --pure gives every
-    # weight the base type; BF16 is a
-    # dense TYPE (no rules) and MXFP4 a plain format.
-    return ["--pure", canonical.lower()]
+    # llama-quantize reads Q4_0, Q5_0, Q8_0, Q6_K, IQ4_NL, IQ4_XS and the grid
+    # formats as presets and Q2_K, Q3_K, Q4_K, Q5_K as their _M / _S presets:
+    # --pure gives every weight the base type (IQ2_S's is IQ2_M's: the IQ2_S
+    # preset's base is IQ2_XS); BF16 is a dense TYPE (no rules) and MXFP4 a
+    # plain format.
+    return ["--pure", "iq2_m" if canonical == "IQ2_S" else canonical.lower()]
+
+
+def model_imatrix():
+    """An importance matrix for every tensor of the model (the expert stack
+    with one matrix per expert), for the formats that need one."""
+    out = path("model-all.imatrix.gguf")
+    if not os.path.exists(out):
+        rng = random.Random(11)
+        t = []
+        for name, ne in TENSORS:
+            if len(ne) < 2:
+                continue
+            matrices = ne[2] if len(ne) > 2 else 1
+            t.append((name + ".in_sum2", G.T_F32, [ne[0], matrices],
+                      struct.pack(f"<{ne[0] * matrices}f", *[rng.uniform(0.01, 4.0) for _ in range(ne[0] * matrices)])))
+            t.append((name + ".counts", G.T_F32, [1, matrices], struct.pack(f"<{matrices}f", *[4.0] * matrices)))
+        G.write(out, [("general.type", G.STR, "imatrix"), ("imatrix.datasets", G.ARR, (G.STR, ["calib.txt"])),
+                      ("imatrix.chunk_count", G.U32, 4), ("imatrix.chunk_size", G.U32, 512)], t)
+    return out
 
 
 def test_formats():
@@ -123,11 +147,12 @@ def test_formats():
     for fmt, (_, rows_per_block, canonical) in sorted(INTERLEAVED.items()):
         c_file, f_file, f1_file = path(f"{canonical}.gguf"), path(f"{fmt}.gguf"), path(f"{fmt}-t1.gguf")
         r_file, back = path(f"{canonical}-repacked.gguf"), path(f"{canonical}-back.gguf")
-        quantize(src, c_file, *canonical_args(canonical))
+        im = ["--imatrix", model_imatrix()] if canonical in NEEDS_IMATRIX else []
+        quantize(*im, src, c_file, *canonical_args(canonical))
         # Straight into the interleaved format, on 2 threads (shares of whole
         # groups) and on 1: the same file.
-        quantize("--threads", "2", src, f_file, fmt.lower())
-        quantize("--threads", "1", src, f1_file, fmt.lower())
+        quantize(*im, "--threads", "2", src, f_file, fmt.lower())
+        quantize(*im, "--threads", "1", src, f1_file, fmt.lower())
         check(same_file(f_file, f1_file), f"{fmt}: 1 and 2 threads wrote different files")
         quantize("--repack", c_file, r_file, "COPY")
         direct, repacked, canon = G.Reader(f_file), G.Reader(r_file), G.Reader(c_file)
@@ -145,9 +170,14 @@ def test_formats():
                 check(repacked.data(name) == interleave_chunks(canon.data(name), ne, rows_per_block, be, scale, block),
                       f"{fmt}: {name}: --repack bytes differ from docs/formats/interleaved.md's layout")
         # --canonical undoes --repack: the canonical file again, byte for byte
-        # (general.file_type included).
+        # (general.file_type included), as a plain COPY writes it (COPY moves
+        # general.quantization_version and general.file_type after the keys
+        # that followed them, the quantize.imatrix.* ones, as llama-quantize
+        # does).
         quantize("--canonical", r_file, back, "COPY")
-        check(same_file(back, c_file), f"{fmt}: --repack then --canonical is not the canonical file")
+        c_copy = path(f"{canonical}-copy.gguf")
+        quantize(c_file, c_copy, "COPY")
+        check(same_file(back, c_copy), f"{fmt}: --repack then --canonical is not the canonical file")
 
         out = run("verify", f_file, expect=0).stdout.decode()
         check(re.search(rf"^  ok +blk\.0\.ffn_up_exps\.weight +{fmt} *$", out, re.M) and ": OK: 8 tensors" in out,

@@ -20,6 +20,7 @@
 #include "gguf_test_util.hpp"
 #include "layout/prepack.hpp"
 #include "layout/view.hpp"
+#include "support/quantize_any.hpp"
 #include "support/rows_for.hpp"
 
 namespace skn_core::gguf {
@@ -53,7 +54,7 @@ struct Weight {
         std::vector<float> w(size_t(rows * in));
         sample_weight(w.data(), rows, in, seed);
         bytes.resize(quantized_size(f, rows, in));
-        quantize_tensor(f, w.data(), rows, in, bytes.data(), bytes.size());
+        test::quantize_any(f, w.data(), rows, in, bytes.data(), bytes.size());
         // The twin's floats: the bytes converted back and decoded canonically.
         const FormatTraits& c = canonical_of(f);
         std::vector<uint8_t> canonical(bytes.size());

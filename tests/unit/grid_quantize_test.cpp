@@ -107,13 +107,14 @@ INSTANTIATE_TEST_SUITE_P(Grid, GridEdges, ::testing::ValuesIn(edge_cases()),
                          [](const auto& param_info) { return param_info.param.name(); });
 
 TEST(GridQuantize, FormatsWhoseReferenceNeedsImportanceRefuseWithoutIt) {
-    std::vector<float> x(512, 0.5f);
-    for (FormatId id : {FormatId::IQ2_XXS, FormatId::IQ2_XS, FormatId::IQ1_S}) {
+    // Their row-interleaved twins are quantized by the same quantizer.
+    std::vector<float> x(1024, 0.5f);
+    for (FormatId id : {FormatId::IQ2_XXS, FormatId::IQ2_XS, FormatId::IQ1_S, FormatId::IQ2_XXS_R4, FormatId::IQ2_XS_R4}) {
         const FormatTraits& f = *find_format(id);
         EXPECT_TRUE(f.requires_importance()) << f.name;
-        std::vector<uint8_t> dst(quantized_size(f, 2, 256), 0x5A);
+        std::vector<uint8_t> dst(quantized_size(f, 4, 256), 0x5A);
         try {
-            quantize_tensor(f, x.data(), 2, 256, dst.data(), dst.size());
+            quantize_tensor(f, x.data(), 4, 256, dst.data(), dst.size());
             ADD_FAILURE() << f.name << " quantized without importance weights";
         } catch (const Error& e) {
             EXPECT_EQ(e.status(), SKN_E_INVALID_ARGUMENT) << f.name;
@@ -123,6 +124,8 @@ TEST(GridQuantize, FormatsWhoseReferenceNeedsImportanceRefuseWithoutIt) {
         }
         for (uint8_t b : dst) ASSERT_EQ(b, 0x5A) << f.name << ": bytes written on refusal";
     }
+    for (FormatId id : {FormatId::IQ2_S_R4, FormatId::IQ3_XXS_R4, FormatId::IQ3_S_R4})
+        EXPECT_FALSE(find_format(id)->requires_importance()) << find_format(id)->name;
     for (FormatId id : {FormatId::IQ2_S, FormatId::IQ1_M}) {
         const FormatTraits& f = *find_format(id);
         EXPECT_FALSE(f.requires_importance()) << f.name;

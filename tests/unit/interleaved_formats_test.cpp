@@ -16,6 +16,7 @@
 #include "formats/format.hpp"
 #include "formats/tensor_codec.hpp"
 #include "layout/prepack.hpp"
+#include "support/quantize_any.hpp"
 #include "layout/scope.hpp"
 #include "layout/view.hpp"
 #include "runtime/error.hpp"
@@ -112,8 +113,8 @@ TEST_P(Interleaved, QuantizeConvertAndDecodeGiveTheCanonicalBits) {
         const std::vector<float> x = source(rows, cols, uint32_t(rows * 31 + blocks));
         const size_t bytes = quantized_size(f(), rows, cols);
         std::vector<uint8_t> canonical(bytes), direct(bytes), converted(bytes);
-        quantize_tensor(canon(), x.data(), rows, cols, canonical.data(), bytes);
-        quantize_tensor(f(), x.data(), rows, cols, direct.data(), bytes, nullptr, 2);
+        test::quantize_any(canon(), x.data(), rows, cols, canonical.data(), bytes);
+        test::quantize_any(f(), x.data(), rows, cols, direct.data(), bytes, 2);
         convert_rows(canon(), f(), canonical.data(), bytes, converted.data(), bytes, rows, cols);
         ASSERT_EQ(direct, converted) << rows << " x " << blocks << " blocks";
         std::vector<uint8_t> back(bytes);
@@ -152,7 +153,7 @@ TEST_P(Interleaved, ConvertBetweenTwinsInEveryOrder) {
     const std::vector<float> x = source(rows, cols, 7);
     const size_t bytes = quantized_size(canon(), rows, cols);
     std::vector<uint8_t> canonical(bytes);
-    quantize_tensor(canon(), x.data(), rows, cols, canonical.data(), bytes);
+    test::quantize_any(canon(), x.data(), rows, cols, canonical.data(), bytes);
     const int64_t shape[2] = {rows, cols};
     const View src = make_view(canonical.data(), bytes, canon(), shape, 2, BlockOrder::RowMajor);
     std::vector<float> want(size_t(rows * cols)), got(want.size());
@@ -213,7 +214,7 @@ TEST_P(Interleaved, ShapesTheInterleaveCannotHoldAreRefusedNamingR) {
         EXPECT_NE(std::string(e.what()).find(canon().name), std::string::npos) << e.what();
     }
     const std::vector<float> x = source(bad_rows, cols, 3);
-    EXPECT_THROW(quantize_tensor(f(), x.data(), bad_rows, cols, bytes.data(), bytes.size()), Error);
+    EXPECT_THROW(test::quantize_any(f(), x.data(), bad_rows, cols, bytes.data(), bytes.size()), Error);
     const int64_t one_dim[1] = {cols};
     EXPECT_THROW((void)make_view(bytes.data(), bytes.size(), f(), one_dim, 1, BlockOrder::RowMajor), Error);
 

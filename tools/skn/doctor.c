@@ -69,19 +69,22 @@ static void cpu_model(char* model, size_t model_cap) {
     fclose(f);
 }
 
-/* The first `bytes` of the golden fixture's packed bytes (whole rows of 3
- * blocks): a real weight for a format skn_quantize cannot write without
- * importance weights. */
-static skn_status golden_rows(skn_format format, void* dst, size_t bytes) {
-    size_t needed = 0;
-    skn_status st = skn_fixture_golden(format, SKN_GOLDEN_PACKED, NULL, 0, &needed);
-    if (st != SKN_OK) return st;
-    unsigned char* all = malloc(needed);
-    if (all == NULL) return SKN_E_OUT_OF_MEMORY;
-    st = skn_fixture_golden(format, SKN_GOLDEN_PACKED, all, needed, &needed);
-    if (st == SKN_OK && needed < bytes) st = SKN_E_BUFFER_TOO_SMALL;
-    if (st == SKN_OK) memcpy(dst, all, bytes);
-    free(all);
+/* The probe's weight: quantized plainly, or with unit importance weights
+ * for a format skn_quantize cannot write without them (IQ2_XXS, IQ2_XS,
+ * IQ1_S and their row-interleaved twins). */
+static skn_status quantize_probe(skn_format format, int needs_importance, const float* w, int64_t rows, int64_t cols,
+                                 void* dst, size_t bytes) {
+    if (!needs_importance) return skn_quantize(format, w, rows, cols, dst, bytes);
+    float* ones = malloc((size_t)cols * sizeof(float));
+    if (ones == NULL) return SKN_E_OUT_OF_MEMORY;
+    for (int64_t i = 0; i < cols; ++i) ones[i] = 1.0f;
+    skn_quantize_options qo;
+    memset(&qo, 0, sizeof qo);
+    qo.struct_size = sizeof qo;
+    qo.importance = ones;
+    qo.importance_count = cols;
+    const skn_status st = skn_quantize_with_options(format, w, rows, cols, dst, bytes, &qo);
+    free(ones);
     return st;
 }
 
@@ -110,8 +113,7 @@ static int probe(skn_context* ctx, skn_scope* scope, skn_format format, skn_bloc
     for (int64_t i = 0; i < rows * cols; ++i) w[i] = (float)((i * 7) % 5 - 2) * 0.25f;
     for (int64_t i = 0; i < cols; ++i) x[i] = (float)(i % 3) * 0.5f;
     const int64_t shape[2] = {rows, cols};
-    if ((fp.needs_importance ? golden_rows(format, packed, bytes) : skn_quantize(format, w, rows, cols, packed, bytes)) !=
-            SKN_OK ||
+    if (quantize_probe(format, fp.needs_importance, w, rows, cols, packed, bytes) != SKN_OK ||
         skn_view_from_bytes(packed, bytes, format, shape, 2, SKN_ORDER_ROW_MAJOR, &v) != SKN_OK)
         goto done;
     if (order == SKN_ORDER_ROW_MAJOR) {

@@ -27,11 +27,19 @@ static const struct {
     {SKN_FORMAT_IQ4_NL, 25}, {SKN_FORMAT_IQ4_XS, 30}, {SKN_FORMAT_BF16, 32}, {SKN_FORMAT_TQ1_0, 36},
     {SKN_FORMAT_TQ2_0, 37},  {SKN_FORMAT_MXFP4, 38}, {SKN_FORMAT_NVFP4, 39},
     {SKN_FORMAT_IQ3_XXS, 23}, {SKN_FORMAT_IQ3_S, 26}, {SKN_FORMAT_Q1_0, 40}, {SKN_FORMAT_Q2_0, 41},
+    /* The grid formats llama-quantize names only as presets: the preset that
+     * is all of them (IQ2_S: IQ2_M's number, the IQ2_S preset being IQ2_XS).
+     * Read when --canonical undoes a repack. */
+    {SKN_FORMAT_IQ2_XXS, 19}, {SKN_FORMAT_IQ2_XS, 20}, {SKN_FORMAT_IQ2_S, 29},
     /* The row-interleaved formats: ik_llama.cpp's llama_ftype numbers
      * (include/llama.h at 8337e4cd; only ik_llama.cpp loads such files). */
     {SKN_FORMAT_Q4_0_R8, 202}, {SKN_FORMAT_Q8_0_R8, 207}, {SKN_FORMAT_Q5_0_R4, 208}, {SKN_FORMAT_Q2_K_R4, 210},
     {SKN_FORMAT_Q3_K_R4, 211}, {SKN_FORMAT_Q4_K_R4, 214}, {SKN_FORMAT_Q5_K_R4, 216}, {SKN_FORMAT_Q6_K_R4, 218},
     {SKN_FORMAT_IQ4_NL_R4, 225}, {SKN_FORMAT_IQ4_XS_R8, 230}, {SKN_FORMAT_BF16_R16, 232}, {SKN_FORMAT_MXFP4_R8, 351},
+    {SKN_FORMAT_IQ2_XXS_R4, 219}, {SKN_FORMAT_IQ2_XS_R4, 220}, {SKN_FORMAT_IQ3_XXS_R4, 223}, {SKN_FORMAT_IQ3_S_R4, 226},
+    /* ik_llama.cpp has no file type of IQ2_S_R4's own: its loader names an
+     * IQ2_S_R4 file IQ2_M_R4, the mixture built on it (as Q4_K is Q4_K_M). */
+    {SKN_FORMAT_IQ2_S_R4, 229},
 };
 
 static int file_type_of(skn_format f, uint32_t* out) {
@@ -62,7 +70,8 @@ static uint32_t guessed_file_type(const skn_quant_row* plan, const int64_t* orde
                  {17, 20}, {22, 28}, {18, 23}, {19, 24}, {29, 31}, {20, 25}, {23, 30}, {21, 26},
                  {40, 39}, {41, 40}, {42, 41},
                  /* ik_llama.cpp's loader, for its interleaved types */
-                 {202, 202}, {208, 207}, {212, 214}, {214, 218}, {220, 225}, {223, 230}, {230, 232}};
+                 {202, 202}, {206, 208}, {208, 207}, {211, 211}, {212, 214}, {213, 216}, {214, 218}, {216, 219},
+                 {217, 220}, {218, 223}, {220, 225}, {221, 226}, {222, 229}, {223, 230}, {230, 232}};
     enum { kMaxTypes = 128 };
     int32_t types[kMaxTypes];
     int64_t counts[kMaxTypes], best = 0;

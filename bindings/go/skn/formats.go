@@ -44,18 +44,23 @@ const (
 	FormatQ1_0    Format = C.SKN_FORMAT_Q1_0
 	FormatQ2_0    Format = C.SKN_FORMAT_Q2_0
 	// Row-interleaved re-encodings (ik_llama.cpp's _R4 / _R8 / _R16 types).
-	FormatQ4_0_R8   Format = C.SKN_FORMAT_Q4_0_R8
-	FormatQ5_0_R4   Format = C.SKN_FORMAT_Q5_0_R4
-	FormatQ8_0_R8   Format = C.SKN_FORMAT_Q8_0_R8
-	FormatQ2_K_R4   Format = C.SKN_FORMAT_Q2_K_R4
-	FormatQ3_K_R4   Format = C.SKN_FORMAT_Q3_K_R4
-	FormatQ4_K_R4   Format = C.SKN_FORMAT_Q4_K_R4
-	FormatQ5_K_R4   Format = C.SKN_FORMAT_Q5_K_R4
-	FormatQ6_K_R4   Format = C.SKN_FORMAT_Q6_K_R4
-	FormatIQ4_NL_R4 Format = C.SKN_FORMAT_IQ4_NL_R4
-	FormatIQ4_XS_R8 Format = C.SKN_FORMAT_IQ4_XS_R8
-	FormatBF16_R16  Format = C.SKN_FORMAT_BF16_R16
-	FormatMXFP4_R8  Format = C.SKN_FORMAT_MXFP4_R8
+	FormatQ4_0_R8    Format = C.SKN_FORMAT_Q4_0_R8
+	FormatQ5_0_R4    Format = C.SKN_FORMAT_Q5_0_R4
+	FormatQ8_0_R8    Format = C.SKN_FORMAT_Q8_0_R8
+	FormatQ2_K_R4    Format = C.SKN_FORMAT_Q2_K_R4
+	FormatQ3_K_R4    Format = C.SKN_FORMAT_Q3_K_R4
+	FormatQ4_K_R4    Format = C.SKN_FORMAT_Q4_K_R4
+	FormatQ5_K_R4    Format = C.SKN_FORMAT_Q5_K_R4
+	FormatQ6_K_R4    Format = C.SKN_FORMAT_Q6_K_R4
+	FormatIQ2_XXS_R4 Format = C.SKN_FORMAT_IQ2_XXS_R4
+	FormatIQ2_XS_R4  Format = C.SKN_FORMAT_IQ2_XS_R4
+	FormatIQ3_XXS_R4 Format = C.SKN_FORMAT_IQ3_XXS_R4
+	FormatIQ4_NL_R4  Format = C.SKN_FORMAT_IQ4_NL_R4
+	FormatIQ3_S_R4   Format = C.SKN_FORMAT_IQ3_S_R4
+	FormatIQ2_S_R4   Format = C.SKN_FORMAT_IQ2_S_R4
+	FormatIQ4_XS_R8  Format = C.SKN_FORMAT_IQ4_XS_R8
+	FormatBF16_R16   Format = C.SKN_FORMAT_BF16_R16
+	FormatMXFP4_R8   Format = C.SKN_FORMAT_MXFP4_R8
 	// I2_S in bitnet.cpp's arm64 layout (skn-only id; GGUF stores it as type 36).
 	FormatI2_S_G64 Format = C.SKN_FORMAT_I2_S_G64
 )

@@ -67,7 +67,12 @@ int main(void) {
     printf("pub const C_SKN_FORMAT_Q4_K_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_Q4_K_R4));
     printf("pub const C_SKN_FORMAT_Q5_K_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_Q5_K_R4));
     printf("pub const C_SKN_FORMAT_Q6_K_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_Q6_K_R4));
+    printf("pub const C_SKN_FORMAT_IQ2_XXS_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_IQ2_XXS_R4));
+    printf("pub const C_SKN_FORMAT_IQ2_XS_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_IQ2_XS_R4));
+    printf("pub const C_SKN_FORMAT_IQ3_XXS_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_IQ3_XXS_R4));
     printf("pub const C_SKN_FORMAT_IQ4_NL_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_IQ4_NL_R4));
+    printf("pub const C_SKN_FORMAT_IQ3_S_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_IQ3_S_R4));
+    printf("pub const C_SKN_FORMAT_IQ2_S_R4: i64 = %lld;\n", (long long)(SKN_FORMAT_IQ2_S_R4));
     printf("pub const C_SKN_FORMAT_IQ4_XS_R8: i64 = %lld;\n", (long long)(SKN_FORMAT_IQ4_XS_R8));
     printf("pub const C_SKN_FORMAT_BF16_R16: i64 = %lld;\n", (long long)(SKN_FORMAT_BF16_R16));
     printf("pub const C_SKN_FORMAT_MXFP4_R8: i64 = %lld;\n", (long long)(SKN_FORMAT_MXFP4_R8));

@@ -30,12 +30,13 @@ _skn_options() {
 _skn_quant_types="Q4_0 Q4_1 Q5_0 Q5_1 Q8_0 Q2_K Q2_K_S Q3_K Q3_K_S Q3_K_M Q3_K_L Q4_K Q4_K_S Q4_K_M Q5_K Q5_K_S
 Q5_K_M Q6_K IQ4_NL IQ4_XS TQ1_0 TQ2_0 MXFP4_MOE Q1_0 Q2_0 IQ1_S IQ1_M IQ2_XXS IQ2_XS IQ2_S IQ2_M IQ3_XXS IQ3_XS
 IQ3_S IQ3_M F16 BF16 F32 COPY Q4_0_R8 Q5_0_R4 Q8_0_R8 Q2_K_R4 Q3_K_R4 Q4_K_R4 Q5_K_R4 Q6_K_R4 IQ4_NL_R4
-IQ4_XS_R8 BF16_R16 MXFP4_R8"
+IQ4_XS_R8 BF16_R16 MXFP4_R8 IQ2_XXS_R4 IQ2_XS_R4 IQ2_S_R4 IQ3_XXS_R4 IQ3_S_R4"
 # Tensor types for --tensor-type, --output-tensor-type, --token-embedding-type
 # (every format skn.h declares but I2_S_G64, which GGUF stores as i2_s).
 _skn_formats="q4_0 q4_1 q5_0 q5_1 q8_0 q8_1 q2_k q3_k q4_k q5_k q6_k q8_k iq4_nl iq4_xs iq2_xxs iq2_xs iq2_s
 iq3_xxs iq3_s iq1_s iq1_m tq1_0 tq2_0 mxfp4 nvfp4 q1_0 q2_0 i2_s f16 bf16 f32 q4_0_r8 q5_0_r4 q8_0_r8 q2_k_r4
-q3_k_r4 q4_k_r4 q5_k_r4 q6_k_r4 iq4_nl_r4 iq4_xs_r8 bf16_r16 mxfp4_r8"
+q3_k_r4 q4_k_r4 q5_k_r4 q6_k_r4 iq4_nl_r4 iq4_xs_r8 bf16_r16 mxfp4_r8 iq2_xxs_r4 iq2_xs_r4 iq2_s_r4
+iq3_xxs_r4 iq3_s_r4"
 
 _skn() {
     local cur prev cmd i

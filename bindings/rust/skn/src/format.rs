@@ -55,7 +55,12 @@ impl Format {
     pub const Q4_K_R4: Format = Format(sys::SKN_FORMAT_Q4_K_R4);
     pub const Q5_K_R4: Format = Format(sys::SKN_FORMAT_Q5_K_R4);
     pub const Q6_K_R4: Format = Format(sys::SKN_FORMAT_Q6_K_R4);
+    pub const IQ2_XXS_R4: Format = Format(sys::SKN_FORMAT_IQ2_XXS_R4);
+    pub const IQ2_XS_R4: Format = Format(sys::SKN_FORMAT_IQ2_XS_R4);
+    pub const IQ3_XXS_R4: Format = Format(sys::SKN_FORMAT_IQ3_XXS_R4);
     pub const IQ4_NL_R4: Format = Format(sys::SKN_FORMAT_IQ4_NL_R4);
+    pub const IQ3_S_R4: Format = Format(sys::SKN_FORMAT_IQ3_S_R4);
+    pub const IQ2_S_R4: Format = Format(sys::SKN_FORMAT_IQ2_S_R4);
     pub const IQ4_XS_R8: Format = Format(sys::SKN_FORMAT_IQ4_XS_R8);
     pub const BF16_R16: Format = Format(sys::SKN_FORMAT_BF16_R16);
     pub const MXFP4_R8: Format = Format(sys::SKN_FORMAT_MXFP4_R8);
