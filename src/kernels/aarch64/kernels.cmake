@@ -64,6 +64,10 @@ skn_add_kernel_tier(skn_core dense neon ${_a64}/dense/neon.cpp OPTIONS -ffp-cont
 # BFDOT needs +bf16, which no tier implies (registered only when the CPU has it).
 skn_add_kernel_tier(skn_core dense neoni8mm ${_a64}/dense/neoni8mm.cpp
   OPTIONS -march=armv8.2-a+dotprod+i8mm+bf16 -ffp-contract=off)
+# BF16_R16 (dense/r16_body.inc), flags as BF16's kernels.
+skn_add_kernel_tier(skn_core dense neon ${_a64}/dense/neon_r16.cpp OPTIONS -ffp-contract=off)
+skn_add_kernel_tier(skn_core dense neoni8mm ${_a64}/dense/neoni8mm_r16.cpp
+  OPTIONS -march=armv8.2-a+dotprod+i8mm+bf16 -ffp-contract=off)
 
 # Exact precision: the decoders repeat the scalar decoders' roundings and the
 # driver's order (exact/kernels.hpp) is written out as FMLAs.
