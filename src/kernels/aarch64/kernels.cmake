@@ -37,6 +37,11 @@ skn_add_kernel_tier(skn_core superblock neondotprod ${_a64}/superblock/neondotpr
 # activation loads (superblock/neoni8mm.cpp, docs/kernels/neon.md).
 skn_add_kernel_tier(skn_core superblock neoni8mm ${_a64}/superblock/neoni8mm.cpp
   OPTIONS -ffp-contract=off -fno-schedule-insns)
+# IQ4_XS_R8 (superblock/xs_r8_body.inc), flags as the q32 twins'.
+skn_add_kernel_tier(skn_core superblock neon ${_a64}/superblock/neon_xs_r8.cpp
+  OPTIONS -ffp-contract=off -fno-schedule-insns)
+skn_add_kernel_tier(skn_core superblock neondotprod ${_a64}/superblock/neondotprod_xs_r8.cpp
+  OPTIONS -ffp-contract=off -fno-schedule-insns)
 
 # The grid accumulation contract (grid/kernels.hpp, docs/kernels/grid.md) likewise;
 # -fno-schedule-insns: the pre-allocation scheduler hoisted the lattice loads
@@ -58,6 +63,10 @@ skn_add_kernel_tier(skn_core nvfp4 neondotprod ${_a64}/nvfp4/neondotprod.cpp OPT
 skn_add_kernel_tier(skn_core dense neon ${_a64}/dense/neon.cpp OPTIONS -ffp-contract=off)
 # BFDOT needs +bf16, which no tier implies (registered only when the CPU has it).
 skn_add_kernel_tier(skn_core dense neoni8mm ${_a64}/dense/neoni8mm.cpp
+  OPTIONS -march=armv8.2-a+dotprod+i8mm+bf16 -ffp-contract=off)
+# BF16_R16 (dense/r16_body.inc), flags as BF16's kernels.
+skn_add_kernel_tier(skn_core dense neon ${_a64}/dense/neon_r16.cpp OPTIONS -ffp-contract=off)
+skn_add_kernel_tier(skn_core dense neoni8mm ${_a64}/dense/neoni8mm_r16.cpp
   OPTIONS -march=armv8.2-a+dotprod+i8mm+bf16 -ffp-contract=off)
 
 # Exact precision: the decoders repeat the scalar decoders' roundings and the

@@ -25,9 +25,10 @@ namespace {
 // q32 family (MXFP4 included): src/kernels/aarch64/q32; K-quants:
 // src/kernels/aarch64/superblock; NVFP4: src/kernels/aarch64/nvfp4;
 // grid: src/kernels/aarch64/grid; ternary and low-bit (Q1_0, Q2_0):
-// src/kernels/aarch64/low_bit; the row-interleaved Q4_0_R8, Q8_0_R8, MXFP4_R8, IQ4_NL_R4:
-// src/kernels/aarch64/q32 (r8_body.inc). Not listed: Q8_1 and Q8_K, the activation
-// formats, which have no fast kernels as weights on any ISA.
+// src/kernels/aarch64/low_bit; the row-interleaved Q4_0_R8, Q8_0_R8, MXFP4_R8, IQ4_NL_R4, Q5_0_R4:
+// src/kernels/aarch64/q32 (r8_body.inc), IQ4_XS_R8: superblock (xs_r8_body.inc),
+// BF16_R16 (blocked, BF16 activations): dense (r16_body.inc).
+// Not listed: Q8_1 and Q8_K, the activation formats, which have no fast kernels as weights on any ISA.
 constexpr FormatId kNeonFastFormats[] = {FormatId::Q4_0, FormatId::Q8_0, FormatId::IQ4_NL, FormatId::Q5_0,
                                          FormatId::Q4_1, FormatId::Q5_1, FormatId::Q4_K, FormatId::Q6_K,
                                          FormatId::Q5_K, FormatId::Q2_K, FormatId::Q3_K, FormatId::IQ4_XS,
@@ -36,7 +37,8 @@ constexpr FormatId kNeonFastFormats[] = {FormatId::Q4_0, FormatId::Q8_0, FormatI
                                          FormatId::IQ2_S, FormatId::IQ3_S, FormatId::IQ1_S, FormatId::IQ1_M,
                                          FormatId::TQ1_0, FormatId::TQ2_0, FormatId::I2_S,
                                          FormatId::Q1_0, FormatId::Q2_0, FormatId::I2_S_G64,
-                                         FormatId::Q4_0_R8, FormatId::Q8_0_R8, FormatId::MXFP4_R8, FormatId::IQ4_NL_R4};
+                                         FormatId::Q4_0_R8, FormatId::Q8_0_R8, FormatId::MXFP4_R8, FormatId::IQ4_NL_R4,
+                                         FormatId::Q5_0_R4, FormatId::IQ4_XS_R8, FormatId::BF16_R16};
 
 bool listed(FormatId f) {
     return std::find(std::begin(kNeonFastFormats), std::end(kNeonFastFormats), f) != std::end(kNeonFastFormats);
@@ -88,9 +90,11 @@ TEST(NeonCoverage, ListedFormatsRunANeonKernelWithoutFallbackOnADotprodCpu) {
                     EXPECT_NE(ev.list[e].kind, SKN_TRACE_ADAPTER) << f.name << ": relayout instead of a kernel";
                     if (ev.list[e].kind != SKN_TRACE_KERNEL) continue;
                     ++kernels;
-                    // neondotprod or a higher Arm tier (i8mm, SVE) once one has kernels.
+                    // neondotprod or a higher Arm tier (i8mm, SVE) once one has kernels;
+                    // BF16_R16, whose dense twin's FMLA kernels are Armv8.0, neon.
                     const skn_isa ran = ev.list[e].isa;
-                    EXPECT_TRUE(ran != SKN_ISA_SCALAR && isa_allows(ran, SKN_ISA_NEON_DOTPROD)) << ev.names[e];
+                    const skn_isa floor = id == FormatId::BF16_R16 ? SKN_ISA_NEON : SKN_ISA_NEON_DOTPROD;
+                    EXPECT_TRUE(ran != SKN_ISA_SCALAR && isa_allows(ran, floor)) << ev.names[e];
                     const std::string want = kernel_name(KernelKey{Op::MatmulWt, id, cls, f.activation, ran});
                     EXPECT_EQ(ev.names[e], want) << f.name << " n=" << n;
                 }

@@ -118,8 +118,8 @@ TEST(NeonExactContract, NeonDecodersGiveTheScalarDecodersBits) {
 // Every block format and every row-interleaved twin of one (Q4_0_R8 ...:
 // the driver decodes the twin's tile and takes the row's floats) has the
 // NEON exact kernel in both orders; BF16_R16, a twin of the dense BF16, has
-// no exact kernel here. The differential suite and the contract below check
-// whatever is registered.
+// its own F32 kernel (dense/r16_body.inc), not the exact driver. The
+// differential suite and the contract below check whatever is registered.
 TEST(NeonExactContract, EveryBlockFormatHasANeonKernelInBothOrders) {
     for (const FormatTraits& f : all_formats()) {
         if (!f.block_quantized || !find_format(canonical_format(f.id))->block_quantized) continue;

@@ -37,4 +37,11 @@ void dense_f32_f32_neon(const PackedArgs& a, int64_t out_begin, int64_t out_end)
 // order and rounding, see dense/neoni8mm.cpp.
 void dense_bf16_bf16_neonbf16(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
+// BF16_R16, the row-interleaved twin (dense/r16_body.inc): the same pairs and
+// tiers, each bit-identical to its BF16 kernel above; a blocked weight (both
+// orders through so / sb), out_begin and out_end multiples of 16.
+void dense_bf16_r16_bf16_neon(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void dense_bf16_r16_f32_neon(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+void dense_bf16_r16_bf16_neonbf16(const PackedArgs& a, int64_t out_begin, int64_t out_end);
+
 }  // namespace skn_core::kernels::aarch64

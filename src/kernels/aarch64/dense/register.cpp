@@ -31,6 +31,16 @@ void register_aarch64_dense_kernels(Registry& r) {
     add(F::F32, F::F32, neon, packed_entry<ka::dense_f32_f32_neon>, kNeedsFloat);
     if (cpu_features().neon_bf16)
         add(F::BF16, F::BF16, SKN_ISA_NEON_I8MM, packed_entry<ka::dense_bf16_bf16_neonbf16>, kNeedsQuantized);
+
+    // BF16_R16, the row-interleaved twin: BF16's pairs and tiers in both
+    // block orders; rows_per_task 32, a multiple of the 16-row block row.
+    const auto add_r16 = [&r](F activation, skn_isa isa, MatmulKernelFn fn, uint32_t needs) {
+        kernels::add_both_orders(r, kernels::blocked_kernel(F::BF16_R16, activation, isa, fn, 32, needs));
+    };
+    add_r16(F::BF16, neon, packed_entry<ka::dense_bf16_r16_bf16_neon>, kNeedsQuantized);
+    add_r16(F::F32, neon, packed_entry<ka::dense_bf16_r16_f32_neon>, kNeedsFloat);
+    if (cpu_features().neon_bf16)
+        add_r16(F::BF16, SKN_ISA_NEON_I8MM, packed_entry<ka::dense_bf16_r16_bf16_neonbf16>, kNeedsQuantized);
 }
 
 }  // namespace skn_core

@@ -56,7 +56,7 @@ void q32_q5_0_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q4_1_q8_1_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q5_1_q8_1_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 
-// The row-interleaved twins Q4_0_R8, Q8_0_R8, MXFP4_R8 and IQ4_NL_R4
+// The row-interleaved twins Q4_0_R8, Q8_0_R8, MXFP4_R8, IQ4_NL_R4 and Q5_0_R4
 // (q32/r8_body.inc), block row by block row; out_begin and out_end are
 // multiples of the format's R. The neoni8mm tier registers the neondotprod
 // functions.
@@ -64,9 +64,11 @@ void q32_q4_0_r8_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q8_0_r8_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_mxfp4_r8_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_iq4_nl_r4_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q5_0_r4_q8_0_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q4_0_r8_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_q8_0_r8_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_mxfp4_r8_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void q32_iq4_nl_r4_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
+void q32_q5_0_r4_q8_0_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 
 }  // namespace skn_core::kernels::aarch64

@@ -51,6 +51,7 @@ void register_aarch64_q32_kernels(Registry& r) {
         {FormatId::MXFP4_R8, packed_entry<ka::q32_mxfp4_r8_q8_0_neondotprod>, packed_entry<ka::q32_mxfp4_r8_q8_0_neon>},
         {FormatId::IQ4_NL_R4, packed_entry<ka::q32_iq4_nl_r4_q8_0_neondotprod>,
          packed_entry<ka::q32_iq4_nl_r4_q8_0_neon>},
+        {FormatId::Q5_0_R4, packed_entry<ka::q32_q5_0_r4_q8_0_neondotprod>, packed_entry<ka::q32_q5_0_r4_q8_0_neon>},
     };
     for (const Twin& t : twins) {
         add(t.f, q8, SKN_ISA_NEON_I8MM, t.dotprod);

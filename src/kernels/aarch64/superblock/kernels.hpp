@@ -49,4 +49,9 @@ void kq_q5_k_q8_k_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void kq_q6_k_q8_k_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void kq_iq4_xs_q8_k_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 
+// IQ4_XS_R8 (superblock/xs_r8_body.inc), block row by block row; out_begin
+// and out_end are multiples of 8. No neoni8mm kernel (IQ4_XS has none).
+void kq_iq4_xs_r8_q8_k_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
+void kq_iq4_xs_r8_q8_k_neon(const PackedArgs& a, int64_t o0, int64_t o1);
+
 }  // namespace skn_core::kernels::aarch64

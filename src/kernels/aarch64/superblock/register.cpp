@@ -29,6 +29,10 @@ void register_aarch64_superblock_kernels(Registry& r) {
     add(FormatId::Q2_K, SKN_ISA_NEON, packed_entry<ka::kq_q2_k_q8_k_neon>);
     add(FormatId::Q3_K, SKN_ISA_NEON, packed_entry<ka::kq_q3_k_q8_k_neon>);
     add(FormatId::IQ4_XS, SKN_ISA_NEON, packed_entry<ka::kq_iq4_xs_q8_k_neon>);
+    // IQ4_XS_R8 (superblock/xs_r8_body.inc): IQ4_XS's tiers and task size (a
+    // multiple of its 8-row block row).
+    add(FormatId::IQ4_XS_R8, SKN_ISA_NEON_DOTPROD, packed_entry<ka::kq_iq4_xs_r8_q8_k_neondotprod>);
+    add(FormatId::IQ4_XS_R8, SKN_ISA_NEON, packed_entry<ka::kq_iq4_xs_r8_q8_k_neon>);
 }
 
 }  // namespace skn_core
