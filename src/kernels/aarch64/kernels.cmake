@@ -33,6 +33,9 @@ skn_add_kernel_tier(skn_core q32 neondotprod ${_a64}/q32/neondotprod_r8.cpp OPTI
 # The K-quant accumulation contract (superblock/kernels.hpp) likewise.
 skn_add_kernel_tier(skn_core superblock neon ${_a64}/superblock/neon.cpp OPTIONS -ffp-contract=off)
 skn_add_kernel_tier(skn_core superblock neondotprod ${_a64}/superblock/neondotprod.cpp OPTIONS -ffp-contract=off)
+# The K-quant twins (superblock/r4_body.inc).
+skn_add_kernel_tier(skn_core superblock neon ${_a64}/superblock/neon_r4.cpp OPTIONS -ffp-contract=off -fno-schedule-insns)
+skn_add_kernel_tier(skn_core superblock neondotprod ${_a64}/superblock/neondotprod_r4.cpp OPTIONS -ffp-contract=off -fno-schedule-insns)
 # -fno-schedule-insns: GCC's pre-allocation scheduler spilled the SMMLA tiles'
 # activation loads (superblock/neoni8mm.cpp, docs/kernels/neon.md).
 skn_add_kernel_tier(skn_core superblock neoni8mm ${_a64}/superblock/neoni8mm.cpp

@@ -53,5 +53,17 @@ void kq_iq4_xs_q8_k_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 // and out_end are multiples of 8. No neoni8mm kernel (IQ4_XS has none).
 void kq_iq4_xs_r8_q8_k_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 void kq_iq4_xs_r8_q8_k_neon(const PackedArgs& a, int64_t o0, int64_t o1);
+// The row-interleaved twins (superblock/r4_body.inc): one block row (4
+// output rows) per tile, by-element SDOT (neondotprod, also registered at
+// neoni8mm) or SMLAL (neon); y equals the canonical format's bit for bit.
+#define SKN_KQ_R4_DECLARE(tier)                                              \
+    void kq_q4_k_r4_q8_k_##tier(const PackedArgs& a, int64_t o0, int64_t o1); \
+    void kq_q5_k_r4_q8_k_##tier(const PackedArgs& a, int64_t o0, int64_t o1); \
+    void kq_q6_k_r4_q8_k_##tier(const PackedArgs& a, int64_t o0, int64_t o1); \
+    void kq_q2_k_r4_q8_k_##tier(const PackedArgs& a, int64_t o0, int64_t o1); \
+    void kq_q3_k_r4_q8_k_##tier(const PackedArgs& a, int64_t o0, int64_t o1);
+SKN_KQ_R4_DECLARE(neondotprod)
+SKN_KQ_R4_DECLARE(neon)
+#undef SKN_KQ_R4_DECLARE
 
 }  // namespace skn_core::kernels::aarch64
