@@ -15,7 +15,8 @@
 // at every n cost seconds here and minutes under qemu; 33R x 3 has the many
 // row tiles, 3R x 130 the long rows), and 5R x 10 (the superblock GEMM's
 // 16-row tile over two chunks of super-blocks, which the K-quant twins
-// share); n = 1 .. 9, 13 (that GEMM's first n) and 17; quantized weights
+// share); n = 1 .. 9, 17 and 64 (the K-quant twins run that GEMM from 24
+// to 64 rows, by format and tier); quantized weights
 // everywhere and random blocks (codes anywhere in their range) on the
 // narrower shapes.
 #include <gtest/gtest.h>
@@ -44,7 +45,7 @@ struct Shape {
     int64_t groups, bpr;  // out = groups * R
 };
 constexpr Shape kShapes[] = {{1, 1}, {1, 3}, {1, 130}, {3, 1}, {3, 3}, {3, 130}, {33, 1}, {33, 3}, {5, 10}};
-constexpr int64_t kN[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 17};
+constexpr int64_t kN[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 17, 64};
 
 std::vector<const Kernel*> interleaved_kernels() {
     std::vector<const Kernel*> out;
