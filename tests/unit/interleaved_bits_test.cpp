@@ -13,7 +13,10 @@
 // Shapes: out = R, 3R and 33R times 1, 3 and 130 blocks per row, but for
 // 33R x 130 (with 256-element blocks 8.8 M weights, whose reference products
 // at every n cost seconds here and minutes under qemu; 33R x 3 has the many
-// row tiles, 3R x 130 the long rows); n = 1 .. 9 and 17; quantized weights
+// row tiles, 3R x 130 the long rows), and 5R x 10 (the superblock GEMM's
+// 16-row tile over two chunks of super-blocks, which the K-quant twins
+// share); n = 1 .. 9, 17 and 64 (the K-quant twins run that GEMM from 24
+// to 64 rows, by format and tier); quantized weights
 // everywhere and random blocks (codes anywhere in their range) on the
 // narrower shapes.
 #include <gtest/gtest.h>
@@ -38,9 +41,11 @@ using test::rows_for;
 using test::run_with_kernel;
 using test::TestWeight;
 
-constexpr int64_t kOuts[] = {1, 3, 33};  // times R
-constexpr int64_t kBlocksPerRow[] = {1, 3, 130};
-constexpr int64_t kN[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 17};
+struct Shape {
+    int64_t groups, bpr;  // out = groups * R
+};
+constexpr Shape kShapes[] = {{1, 1}, {1, 3}, {1, 130}, {3, 1}, {3, 3}, {3, 130}, {33, 1}, {33, 3}, {5, 10}};
+constexpr int64_t kN[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 17, 64};
 
 std::vector<const Kernel*> interleaved_kernels() {
     std::vector<const Kernel*> out;
@@ -87,40 +92,37 @@ TEST_P(InterleavedBits, EqualTheCanonicalTwinsKernelOfTheSameIsa) {
     ASSERT_EQ(f.activation, canon.activation) << "twins pair with the same activations";
     int weight_index = 0, compared = 0;
     std::string twins;  // the twin kernels compared with, for the log
-    for (const int64_t groups : kOuts) {
-        for (const int64_t bpr : kBlocksPerRow) {
-            if (groups == 33 && bpr == 130) continue;
-            for (const bool random_blocks : {false, true}) {
-                if (random_blocks && bpr > 3) continue;  // random blocks: the narrower shapes
-                const int64_t out = rows_for(f, groups);
-                const TestWeight w(f, out, bpr, k.key.layout, uint64_t(++weight_index) * 31 + 7, random_blocks);
-                ASSERT_EQ(w.view.layout.layout_class(), k.key.layout) << k.name;
-                const CanonicalTwin c(w, k.key.layout);
-                const LayoutClass cls = twin_class(canon, k.key.layout);
-                ASSERT_EQ(c.view.layout.layout_class(), cls);
-                const Kernel* twin = default_registry().best(canon.id, cls, k.key.activation, k.key.isa, &c.view.layout);
-                ASSERT_NE(twin, nullptr) << canon.name << " has no kernel at or below " << isa_tag(k.key.isa);
-                if (twins.find(twin->name) == std::string::npos) twins += std::string(" ") + twin->name;
-                std::vector<float> bias(static_cast<size_t>(out));
-                sample_weight(bias.data(), 1, out, 40 + uint64_t(weight_index));
-                for (const int64_t n : kN) {
-                    std::vector<float> x(size_t(n * w.in));
-                    sample_weight(x.data(), n, w.in, 500 + uint64_t(weight_index * 32 + n));
-                    const float* b = n % 2 != 0 ? bias.data() : nullptr;
-                    std::vector<float> y(size_t(n * out), -7.0f), want(size_t(n * out), 7.0f);
-                    run_with_kernel(k, w.view, x.data(), n, w.in, b, y.data(), out);
-                    run_with_kernel(*twin, c.view, x.data(), n, w.in, b, want.data(), out);
-                    for (size_t e = 0; e < y.size(); ++e)
-                        ASSERT_EQ(std::memcmp(&y[e], &want[e], sizeof(float)), 0)
-                            << k.name << " vs " << twin->name << ": out=" << out << " bpr=" << bpr << " n=" << n
-                            << (random_blocks ? " (random blocks)" : "") << " at [" << e / size_t(out) << ", "
-                            << e % size_t(out) << "]: " << y[e] << " vs " << want[e];
-                    ++compared;
-                }
+    for (const auto [groups, bpr] : kShapes) {
+        for (const bool random_blocks : {false, true}) {
+            if (random_blocks && bpr > 3) continue;  // random blocks: the narrower shapes
+            const int64_t out = rows_for(f, groups);
+            const TestWeight w(f, out, bpr, k.key.layout, uint64_t(++weight_index) * 31 + 7, random_blocks);
+            ASSERT_EQ(w.view.layout.layout_class(), k.key.layout) << k.name;
+            const CanonicalTwin c(w, k.key.layout);
+            const LayoutClass cls = twin_class(canon, k.key.layout);
+            ASSERT_EQ(c.view.layout.layout_class(), cls);
+            const Kernel* twin = default_registry().best(canon.id, cls, k.key.activation, k.key.isa, &c.view.layout);
+            ASSERT_NE(twin, nullptr) << canon.name << " has no kernel at or below " << isa_tag(k.key.isa);
+            if (twins.find(twin->name) == std::string::npos) twins += std::string(" ") + twin->name;
+            std::vector<float> bias(static_cast<size_t>(out));
+            sample_weight(bias.data(), 1, out, 40 + uint64_t(weight_index));
+            for (const int64_t n : kN) {
+                std::vector<float> x(size_t(n * w.in));
+                sample_weight(x.data(), n, w.in, 500 + uint64_t(weight_index * 32 + n));
+                const float* b = n % 2 != 0 ? bias.data() : nullptr;
+                std::vector<float> y(size_t(n * out), -7.0f), want(size_t(n * out), 7.0f);
+                run_with_kernel(k, w.view, x.data(), n, w.in, b, y.data(), out);
+                run_with_kernel(*twin, c.view, x.data(), n, w.in, b, want.data(), out);
+                for (size_t e = 0; e < y.size(); ++e)
+                    ASSERT_EQ(std::memcmp(&y[e], &want[e], sizeof(float)), 0)
+                        << k.name << " vs " << twin->name << ": out=" << out << " bpr=" << bpr << " n=" << n
+                        << (random_blocks ? " (random blocks)" : "") << " at [" << e / size_t(out) << ", "
+                        << e % size_t(out) << "]: " << y[e] << " vs " << want[e];
+                ++compared;
             }
         }
     }
-    EXPECT_EQ(compared, 14 * int(std::size(kN))) << k.name;
+    EXPECT_EQ(compared, 15 * int(std::size(kN))) << k.name;
     RecordProperty("twins", twins);
 }
 

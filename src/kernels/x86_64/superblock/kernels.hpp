@@ -55,6 +55,21 @@ void kq_q6_k_r4_avx2(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 void kq_q6_k_r4_avx512(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 void kq_q6_k_r4_avx512vnni(const PackedArgs& a, int64_t out_begin, int64_t out_end);
 
+// The GEMM of kq_q2_k ... kq_q6_k at the AVX-512 tiers over a twin's weight
+// (superblock/body512.inc, r4_pack512.inc), for the twins' batched calls:
+// output rows ob .. in 16-row tiles while they fit (ob, oe multiples of 4);
+// returns the first row left.
+int64_t kq_q2_k_r4_gemm_avx512(const PackedArgs& a, int64_t ob, int64_t oe);
+int64_t kq_q3_k_r4_gemm_avx512(const PackedArgs& a, int64_t ob, int64_t oe);
+int64_t kq_q4_k_r4_gemm_avx512(const PackedArgs& a, int64_t ob, int64_t oe);
+int64_t kq_q5_k_r4_gemm_avx512(const PackedArgs& a, int64_t ob, int64_t oe);
+int64_t kq_q6_k_r4_gemm_avx512(const PackedArgs& a, int64_t ob, int64_t oe);
+int64_t kq_q2_k_r4_gemm_avx512vnni(const PackedArgs& a, int64_t ob, int64_t oe);
+int64_t kq_q3_k_r4_gemm_avx512vnni(const PackedArgs& a, int64_t ob, int64_t oe);
+int64_t kq_q4_k_r4_gemm_avx512vnni(const PackedArgs& a, int64_t ob, int64_t oe);
+int64_t kq_q5_k_r4_gemm_avx512vnni(const PackedArgs& a, int64_t ob, int64_t oe);
+int64_t kq_q6_k_r4_gemm_avx512vnni(const PackedArgs& a, int64_t ob, int64_t oe);
+
 // IQ4_XS_R8 (superblock/xs_r8_body.inc, built per tier as
 // superblock/<tier>_xs_r8.cpp): bit-identical to kq_iq4_xs of the same tier;
 // output rows o0 .. o1 - 1 are whole block rows (multiples of 8).
