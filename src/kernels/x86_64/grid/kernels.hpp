@@ -34,4 +34,15 @@ SKN_GRID_KERNELS(avx512)
 SKN_GRID_KERNELS(avx512vnni)
 #undef SKN_GRID_KERNELS
 
+// The row-interleaved twins (grid/r4_blocks.inc, built per tier as
+// grid/<tier>_r4.cpp): bit-identical to the canonical format's kernel of the
+// same tier; output rows ob .. oe - 1 are whole block rows (multiples of 4).
+#define SKN_GRID_TWIN_KERNELS(tier)                                                \
+    void grid_iq2_xxs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);      \
+    void grid_iq3_xxs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);
+SKN_GRID_TWIN_KERNELS(avx2)
+SKN_GRID_TWIN_KERNELS(avx512)
+SKN_GRID_TWIN_KERNELS(avx512vnni)
+#undef SKN_GRID_TWIN_KERNELS
+
 }  // namespace skn_core::kernels::x86_64
