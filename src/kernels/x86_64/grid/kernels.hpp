@@ -39,7 +39,10 @@ SKN_GRID_KERNELS(avx512vnni)
 // same tier; output rows ob .. oe - 1 are whole block rows (multiples of 4).
 #define SKN_GRID_TWIN_KERNELS(tier)                                                \
     void grid_iq2_xxs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);      \
-    void grid_iq3_xxs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);
+    void grid_iq3_xxs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);      \
+    void grid_iq2_xs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);       \
+    void grid_iq2_s_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);        \
+    void grid_iq3_s_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);
 SKN_GRID_TWIN_KERNELS(avx2)
 SKN_GRID_TWIN_KERNELS(avx512)
 SKN_GRID_TWIN_KERNELS(avx512vnni)
