@@ -28,24 +28,18 @@ namespace skn_core::kernels::x86_64 {
     void grid_iq3_xxs_##tier(const PackedArgs& a, int64_t ob, int64_t oe);         \
     void grid_iq3_s_##tier(const PackedArgs& a, int64_t ob, int64_t oe);           \
     void grid_iq1_s_##tier(const PackedArgs& a, int64_t ob, int64_t oe);           \
-    void grid_iq1_m_##tier(const PackedArgs& a, int64_t ob, int64_t oe);
+    void grid_iq1_m_##tier(const PackedArgs& a, int64_t ob, int64_t oe);            \
+    /* The row-interleaved twins (grid/r4_blocks.inc, built per tier as     \
+       grid/<tier>_r4.cpp): bit-identical to the canonical format's kernel  \
+       of the same tier; ob and oe are multiples of 4 (whole block rows). */ \
+    void grid_iq2_xxs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);      \
+    void grid_iq2_xs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);       \
+    void grid_iq2_s_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);        \
+    void grid_iq3_xxs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);      \
+    void grid_iq3_s_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);
 SKN_GRID_KERNELS(avx2)
 SKN_GRID_KERNELS(avx512)
 SKN_GRID_KERNELS(avx512vnni)
 #undef SKN_GRID_KERNELS
-
-// The row-interleaved twins (grid/r4_blocks.inc, built per tier as
-// grid/<tier>_r4.cpp): bit-identical to the canonical format's kernel of the
-// same tier; output rows ob .. oe - 1 are whole block rows (multiples of 4).
-#define SKN_GRID_TWIN_KERNELS(tier)                                                \
-    void grid_iq2_xxs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);      \
-    void grid_iq3_xxs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);      \
-    void grid_iq2_xs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);       \
-    void grid_iq2_s_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);        \
-    void grid_iq3_s_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);
-SKN_GRID_TWIN_KERNELS(avx2)
-SKN_GRID_TWIN_KERNELS(avx512)
-SKN_GRID_TWIN_KERNELS(avx512vnni)
-#undef SKN_GRID_TWIN_KERNELS
 
 }  // namespace skn_core::kernels::x86_64
