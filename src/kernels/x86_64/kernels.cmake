@@ -39,6 +39,10 @@ skn_add_kernel_tier(skn_core q32 avx512vnni ${_x86}/q32/avx512vnni_far.cpp)
 foreach(tier avx2 avx512 avx512vnni)
   skn_add_kernel_tier(skn_core q32 ${tier} ${_x86}/q32/${tier}_r8.cpp)
 endforeach()
+# The row-interleaved grid twins IQ2_XXS_R4 ... IQ3_S_R4 (grid/r4_blocks.inc).
+foreach(tier avx2 avx512 avx512vnni)
+  skn_add_kernel_tier(skn_core grid ${tier} ${_x86}/grid/${tier}_r4.cpp)
+endforeach()
 # The row-interleaved Q4_K_R4 / Q6_K_R4 kernels (superblock/r4_body.inc).
 foreach(tier avx2 avx512 avx512vnni)
   skn_add_kernel_tier(skn_core superblock ${tier} ${_x86}/superblock/${tier}_r4.cpp)

@@ -28,7 +28,15 @@ namespace skn_core::kernels::x86_64 {
     void grid_iq3_xxs_##tier(const PackedArgs& a, int64_t ob, int64_t oe);         \
     void grid_iq3_s_##tier(const PackedArgs& a, int64_t ob, int64_t oe);           \
     void grid_iq1_s_##tier(const PackedArgs& a, int64_t ob, int64_t oe);           \
-    void grid_iq1_m_##tier(const PackedArgs& a, int64_t ob, int64_t oe);
+    void grid_iq1_m_##tier(const PackedArgs& a, int64_t ob, int64_t oe);            \
+    /* The row-interleaved twins (grid/r4_blocks.inc, built per tier as     \
+       grid/<tier>_r4.cpp): bit-identical to the canonical format's kernel  \
+       of the same tier; ob and oe are multiples of 4 (whole block rows). */ \
+    void grid_iq2_xxs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);      \
+    void grid_iq2_xs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);       \
+    void grid_iq2_s_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);        \
+    void grid_iq3_xxs_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);      \
+    void grid_iq3_s_r4_##tier(const PackedArgs& a, int64_t ob, int64_t oe);
 SKN_GRID_KERNELS(avx2)
 SKN_GRID_KERNELS(avx512)
 SKN_GRID_KERNELS(avx512vnni)

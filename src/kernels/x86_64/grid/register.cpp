@@ -25,7 +25,15 @@ void register_grid_kernels(Registry& r) {
     add(FormatId::IQ3_XXS, isa, packed_entry<grid_iq3_xxs_##tier>);     \
     add(FormatId::IQ3_S, isa, packed_entry<grid_iq3_s_##tier>);         \
     add(FormatId::IQ1_S, isa, packed_entry<grid_iq1_s_##tier>);         \
-    add(FormatId::IQ1_M, isa, packed_entry<grid_iq1_m_##tier>);
+    add(FormatId::IQ1_M, isa, packed_entry<grid_iq1_m_##tier>);         \
+    /* The row-interleaved twins (grid/r4_blocks.inc): the same task size, \
+       a multiple of the 4-row block row, so every task starts and ends on \
+       one. */                                                              \
+    add(FormatId::IQ2_XXS_R4, isa, packed_entry<grid_iq2_xxs_r4_##tier>); \
+    add(FormatId::IQ2_XS_R4, isa, packed_entry<grid_iq2_xs_r4_##tier>);   \
+    add(FormatId::IQ2_S_R4, isa, packed_entry<grid_iq2_s_r4_##tier>);     \
+    add(FormatId::IQ3_XXS_R4, isa, packed_entry<grid_iq3_xxs_r4_##tier>); \
+    add(FormatId::IQ3_S_R4, isa, packed_entry<grid_iq3_s_r4_##tier>);
     SKN_GRID_TIER(SKN_ISA_AVX2, avx2)
     SKN_GRID_TIER(SKN_ISA_AVX512, avx512)
     SKN_GRID_TIER(SKN_ISA_AVX512_VNNI, avx512vnni)
