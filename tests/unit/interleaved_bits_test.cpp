@@ -16,7 +16,9 @@
 // row tiles, 3R x 130 the long rows), and 5R x 10 (the superblock GEMM's
 // 16-row tile over two chunks of super-blocks, which the K-quant twins
 // share); n = 1 .. 9, 17 and 64 (the K-quant twins run that GEMM from 24
-// to 64 rows, by format and tier); quantized weights
+// to 64 rows, by format and tier; not on the 130-block rows, whose 3R rows
+// hold no 16-row tile and whose 64-row products cost minutes under qemu
+// across the NEON twins); quantized weights
 // everywhere and random blocks (codes anywhere in their range) on the
 // narrower shapes.
 #include <gtest/gtest.h>
@@ -107,6 +109,7 @@ TEST_P(InterleavedBits, EqualTheCanonicalTwinsKernelOfTheSameIsa) {
             std::vector<float> bias(static_cast<size_t>(out));
             sample_weight(bias.data(), 1, out, 40 + uint64_t(weight_index));
             for (const int64_t n : kN) {
+                if (n == 64 && bpr == 130) continue;
                 std::vector<float> x(size_t(n * w.in));
                 sample_weight(x.data(), n, w.in, 500 + uint64_t(weight_index * 32 + n));
                 const float* b = n % 2 != 0 ? bias.data() : nullptr;
@@ -122,7 +125,7 @@ TEST_P(InterleavedBits, EqualTheCanonicalTwinsKernelOfTheSameIsa) {
             }
         }
     }
-    EXPECT_EQ(compared, 15 * int(std::size(kN))) << k.name;
+    EXPECT_EQ(compared, 15 * int(std::size(kN)) - 2) << k.name;  // 1R and 3R x 130 blocks skip n = 64
     RecordProperty("twins", twins);
 }
 
