@@ -101,9 +101,7 @@ void deinterleave_iq4_nl_r4(const uint8_t* y, uint8_t* const* rows) {
 // of element kNlPair[q][0] + i of row k and at bit 4 + q that of
 // kNlPair[q][1] + i.
 //
-// spread4: bits 0..3 of x to bit 0 of bytes 0..3; gather4 the inverse.
-uint32_t spread4(uint32_t x) { return (x & 1u) | ((x & 2u) << 7) | ((x & 4u) << 14) | ((x & 8u) << 21); }
-uint32_t gather4(uint32_t w) { return (w & 1u) | ((w >> 7) & 2u) | ((w >> 14) & 4u) | ((w >> 21) & 8u); }
+// (spread4 / gather4: formats/interleaved_decode.hpp.)
 
 void interleave_q5_0_r4(const uint8_t* const* rows, uint8_t* y) {
     for (int k = 0; k < 4; ++k) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// What every row-interleaved codec shares (formats/interleaved*.cpp): the
-// decoder that splits a block into its R canonical blocks and runs the
-// canonical decoder on each, and the macro that defines a codec from its
-// two byte movers. Internal to src/formats.
+// What every row-interleaved codec shares (formats/interleaved*.cpp): two
+// bit movers, the decoder that splits a block into its R canonical blocks
+// and runs the canonical decoder on each, and the macro that defines a codec
+// from its two byte movers. Internal to src/formats.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,13 @@
 #include "formats/interleaved.hpp"
 
 namespace skn_core::codec {
+
+// spread4: bits 0..3 of x to bit 0 of bytes 0..3; gather4 the inverse
+// (bit 0 of bytes 0..3 to bits 0..3). One multiply each: the multiplier's
+// four shifts put every partial product on a bit of its own (no carries),
+// and the wanted ones on bits 0, 8, 16, 24 (spread4) or 24..27 (gather4).
+inline uint32_t spread4(uint32_t x) { return ((x & 0xFu) * 0x00204081u) & 0x01010101u; }
+inline uint32_t gather4(uint32_t w) { return (((w & 0x01010101u) * 0x01020408u) >> 24) & 0xFu; }
 
 // Decoding: each block's R rows through the canonical decoder, into R rows
 // of Elems floats, the rows of one block consecutive ([R][Elems]). One row's

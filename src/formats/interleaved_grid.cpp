@@ -26,33 +26,34 @@ constexpr int R = 4;
 // parity of the seven. The twins store t, the running XOR of s (bit j of t =
 // s_0 ^ ... ^ s_j), so that a kernel recovers all eight signs from a byte
 // 2t with one shift and one XOR: sign j = bit j ^ bit j + 1 of 2t, and the
-// top bit of t is the parity.
-uint8_t running_xor7(uint8_t s) {
-    uint8_t t = s;
-    t ^= uint8_t(t << 1);
-    t ^= uint8_t(t << 2);
-    t ^= uint8_t(t << 4);
-    return uint8_t(t & 127);
+// top bit of t is the parity. The inverse is s = (t ^ 2t) & 127.
+//
+// Four 7-bit values in the low bits of four bytes, each run through the
+// running XOR (or its inverse) at once: the shifts stay inside a byte.
+uint32_t running_xor7x4(uint32_t s) {
+    s ^= (s << 1) & 0xFEFEFEFEu;
+    s ^= (s << 2) & 0xFCFCFCFCu;
+    s ^= (s << 4) & 0xF0F0F0F0u;
+    return s & 0x7F7F7F7Fu;
 }
-uint8_t sign_index7(uint8_t t) { return uint8_t((t ^ (t << 1)) & 127); }
+uint32_t sign_index7x4(uint32_t t) { return (t ^ (t << 1)) & 0x7F7F7F7Fu; }
 
 // IQ2_XXS's and IQ3_XXS's per-sub-block word: four 7-bit sign indices at
 // bits 7j and a 4-bit scale at bit 28. The twin's word: byte j = 2 t_j | bit
 // j of the scale.
 uint32_t sas_to(uint32_t w) {
-    uint32_t y = 0;
-    for (int j = 0; j < 4; ++j)
-        y |= uint32_t((running_xor7(uint8_t((w >> (7 * j)) & 127)) << 1) | ((w >> (28 + j)) & 1)) << (8 * j);
-    return y;
+    const uint32_t s = (w & 0x7Fu) | ((w >> 7) & 0x7Fu) << 8 | ((w >> 14) & 0x7Fu) << 16 | ((w >> 21) & 0x7Fu) << 24;
+    return running_xor7x4(s) << 1 | spread4(w >> 28);
 }
 uint32_t sas_from(uint32_t y) {
-    uint32_t w = 0;
-    for (int j = 0; j < 4; ++j) {
-        const uint8_t b = uint8_t(y >> (8 * j));
-        w |= uint32_t(sign_index7(uint8_t(b >> 1))) << (7 * j) | uint32_t(b & 1) << (28 + j);
-    }
-    return w;
+    const uint32_t s = sign_index7x4((y >> 1) & 0x7F7F7F7Fu);
+    return (s & 0x7Fu) | ((s >> 8) & 0x7Fu) << 7 | ((s >> 16) & 0x7Fu) << 14 | ((s >> 24) & 0x7Fu) << 21 |
+           gather4(y) << 28;
 }
+
+// One 7-bit value at a time (IQ2_XS's 16-bit codes).
+uint8_t running_xor7(uint8_t s) { return uint8_t(running_xor7x4(s)); }
+uint8_t sign_index7(uint8_t t) { return uint8_t(sign_index7x4(t)); }
 
 // ---------------------------------------------------------------------------
 // IQ2_XXS (66 bytes): d @0; per sub-block 8 bytes @2 + 8 ib: four grid
@@ -178,7 +179,7 @@ void put_nibble(uint8_t* base, int slot, uint8_t v) { base[slot % 16] |= uint8_t
 uint8_t get_nibble(const uint8_t* base, int slot) { return uint8_t((base[slot % 16] >> (4 * (slot / 16))) & 0xF); }
 
 void interleave_iq3_s_r4(const uint8_t* const* rows, uint8_t* y) {
-    std::memset(y + 264, 0, 440 - 264);
+    std::memset(y + 424, 0, 16);  // the scale nibbles are OR-ed in
     for (int k = 0; k < R; ++k) {
         const uint8_t* x = rows[k];
         std::memcpy(y + 2 * k, x, 2);
@@ -191,13 +192,15 @@ void interleave_iq3_s_r4(const uint8_t* const* rows, uint8_t* y) {
             for (int i = 0; i < 4; ++i) {
                 y[8 + 32 * ib + 8 * i + k] = x[2 + 8 * ib + i];
                 y[8 + 32 * ib + 8 * i + 4 + k] = x[2 + 8 * ib + i + 4];
-                uint8_t s = 0;
-                for (int m = 0; m < 4; ++m) {
-                    const uint8_t b = x[74 + 4 * ib + m];
-                    s |= uint8_t(((b >> i) & 1) << (2 * m) | ((b >> (4 + i)) & 1) << (2 * m + 1));
-                }
-                y[296 + 16 * ib + 4 * k + i] = s;
             }
+            // Byte i of the four takes bit i (at 2m) and bit 4 + i (at
+            // 2m + 1) of sign byte m: a nibble spread over four bytes.
+            uint32_t s = 0;
+            for (int m = 0; m < 4; ++m) {
+                const uint32_t b = x[74 + 4 * ib + m];
+                s |= spread4(b & 0xF) << (2 * m) | spread4(b >> 4) << (2 * m + 1);
+            }
+            store_u32le(y + 296 + 16 * ib + 4 * k, s);
         }
     }
 }
@@ -207,16 +210,15 @@ void deinterleave_iq3_s_r4(const uint8_t* y, uint8_t* const* rows) {
         std::memcpy(x, y + 2 * k, 2);
         for (int jb = 0; jb < 4; ++jb)
             x[106 + jb] = uint8_t(get_nibble(y + 424, 8 * jb + k) | (get_nibble(y + 424, 8 * jb + k + 4) << 4));
-        std::memset(x + 74, 0, 32);
         for (int ib = 0; ib < 8; ++ib) {
             x[66 + ib] = y[264 + 4 * ib + k];
             for (int i = 0; i < 4; ++i) {
                 x[2 + 8 * ib + i] = y[8 + 32 * ib + 8 * i + k];
                 x[2 + 8 * ib + i + 4] = y[8 + 32 * ib + 8 * i + 4 + k];
-                const uint8_t s = y[296 + 16 * ib + 4 * k + i];
-                for (int m = 0; m < 4; ++m)
-                    x[74 + 4 * ib + m] |= uint8_t(((s >> (2 * m)) & 1) << i | ((s >> (2 * m + 1)) & 1) << (4 + i));
             }
+            const uint32_t s = load_u32le(y + 296 + 16 * ib + 4 * k);
+            for (int m = 0; m < 4; ++m)
+                x[74 + 4 * ib + m] = uint8_t(gather4(s >> (2 * m)) | gather4(s >> (2 * m + 1)) << 4);
         }
     }
 }

@@ -254,7 +254,7 @@ done:
 /* The order a tuning row in force on this CPU prefers for FORMAT's
  * one-token weights at `tier` (the built-in table has rows for some cores,
  * docs/kernels.md "The tuning table"), or `fallback` when none does. */
-static skn_block_order tuned_order(const char* format, const char* tier, skn_block_order fallback) {
+static skn_block_order tuned_order_of(const char* format, const char* tier, skn_block_order fallback, int twin_too) {
     skn_context* ctx = NULL;
     skn_block_order order = fallback;
     char subject[64];
@@ -268,14 +268,22 @@ static skn_block_order tuned_order(const char* format, const char* tier, skn_blo
         if (strcmp(row.choice, "prefer") != 0 || strcmp(row.subject, subject) != 0) continue;
         if (strcmp(row.tier, "*") != 0 && strcmp(row.tier, tier) != 0) continue;
         const char* slash = strchr(row.value, '/');
-        /* Only a row naming the format itself moves the order (a twin is another format). */
-        if (slash == NULL || strncmp(row.value, format, (size_t)(slash - row.value)) != 0 ||
-            strlen(format) != (size_t)(slash - row.value))
+        /* A row naming the format itself moves the order; one naming its
+         * row-interleaved twin (FORMAT_R4 ...) converts to the twin in that
+         * order, asked for with twin_too. */
+        if (slash == NULL || strncmp(row.value, format, strlen(format)) != 0) continue;
+        const size_t len = (size_t)(slash - row.value);
+        if (len != strlen(format) && !(twin_too && len > strlen(format) + 1 && row.value[strlen(format)] == '_' &&
+                                       row.value[strlen(format) + 1] == 'R'))
             continue;
         order = strcmp(slash + 1, "rm") == 0 ? SKN_ORDER_ROW_MAJOR : SKN_ORDER_INPUT_BLOCK_MAJOR; /* later rows win */
     }
     skn_context_destroy(ctx);
     return order;
+}
+
+static skn_block_order tuned_order(const char* format, const char* tier, skn_block_order fallback) {
+    return tuned_order_of(format, tier, fallback, 0);
 }
 
 static void test_prepack_follows_measured_order(void) {
@@ -303,9 +311,11 @@ static void test_prepack_follows_measured_order(void) {
     /* Q4_K: rm 1.09x at n = 1. */
     CHECK(prepacked_order(SKN_FORMAT_Q4_K, SKN_ORDER_INPUT_BLOCK_MAJOR, SKN_ISA_AVX512_VNNI) ==
           tuned_order("Q4_K", "avx512vnni", SKN_ORDER_ROW_MAJOR));
-    /* Q3_K: a tie in both regimes keeps the order. */
+    /* Q3_K: a tie in both regimes keeps the order, unless this core's
+     * tuning rows prefer its twin (Zen 5: Q3_K_R4 in ROW_MAJOR; the 64 rows
+     * are whole groups of 4). */
     CHECK(prepacked_order(SKN_FORMAT_Q3_K, SKN_ORDER_INPUT_BLOCK_MAJOR, SKN_ISA_AVX512_VNNI) ==
-          SKN_ORDER_INPUT_BLOCK_MAJOR);
+          tuned_order_of("Q3_K", "avx512vnni", SKN_ORDER_INPUT_BLOCK_MAJOR, 1));
 }
 
 int main(void) {
