@@ -268,7 +268,7 @@ int skn_cmd_doctor(int argc, char** argv) {
         printf(", \"kernels\": [");
     else
         printf("\nkernels skn_matmul_wt runs (%d registered; a one-row product per format and order)\n"
-               "  %-9s %-17s %-42s %s\n",
+               "  %-10s %-17s %-42s %s\n",
                (int)skn_kernel_count(), "format", "order", "fast precision", "exact precision");
     int failures = 0, rows = 0;
     char first_failure[600] = "";
@@ -298,7 +298,7 @@ int skn_cmd_doctor(int argc, char** argv) {
                 snprintf(a, sizeof a, "%s%s", ok_fast ? fast.kernel : "(failed)", ok_fast && fast.fallback ? " *" : "");
                 snprintf(b, sizeof b, "%s%s", ok_exact ? exact.kernel : "(failed)",
                          ok_exact && exact.fallback ? " *" : "");
-                printf("  %-9s %-17s %-42s %s\n", fp.name, order_name, a, b);
+                printf("  %-10s %-17s %-42s %s\n", fp.name, order_name, a, b);
             }
             ++rows;
         }
