@@ -83,6 +83,15 @@ def test_dry_run(cpu_id):
           and all(r["source"] != other for r in doc["tuning"]["rows"]), f"another CPU's file: {doc['tuning']}")
 
 
+def test_needs_importance():
+    # IQ2_XXS quantizes only with importance weights: tune makes its weight
+    # with unit ones and plans its one-token choice like any other format's.
+    p = run("tune", "--seconds", "1", "--formats", "iq2_xxs", "--dry-run", expect=0)
+    table = err(p)
+    check("prefer IQ2_XXS:gemv" in table and "IQ2_XXS_R4/rm" in table,
+          f"--formats iq2_xxs planned no IQ2_XXS choice:\n{table}")
+
+
 def test_output(cpu_id):
     out = os.path.join(WORK, "written.tuning")
     if os.path.exists(out):
@@ -127,6 +136,7 @@ def main():
     check(re.match(r"^\S+ 0x[0-9a-f]+ 0x[0-9a-f]+$", cpu_id), f"skn_cpu_id says {cpu_id!r}")
     test_refusals()
     test_dry_run(cpu_id)
+    test_needs_importance()
     test_output(cpu_id)
     if failures:
         sys.exit("FAIL:\n" + "\n".join(failures))

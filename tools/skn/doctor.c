@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "help_text.h"
+#include "quantize_any.h"
 #include "skn/skn.h"
 #include "tensor_util.h"
 
@@ -69,25 +70,6 @@ static void cpu_model(char* model, size_t model_cap) {
     fclose(f);
 }
 
-/* The probe's weight: quantized plainly, or with unit importance weights
- * for a format skn_quantize cannot write without them (IQ2_XXS, IQ2_XS,
- * IQ1_S and their row-interleaved twins). */
-static skn_status quantize_probe(skn_format format, int needs_importance, const float* w, int64_t rows, int64_t cols,
-                                 void* dst, size_t bytes) {
-    if (!needs_importance) return skn_quantize(format, w, rows, cols, dst, bytes);
-    float* ones = malloc((size_t)cols * sizeof(float));
-    if (ones == NULL) return SKN_E_OUT_OF_MEMORY;
-    for (int64_t i = 0; i < cols; ++i) ones[i] = 1.0f;
-    skn_quantize_options qo;
-    memset(&qo, 0, sizeof qo);
-    qo.struct_size = sizeof qo;
-    qo.importance = ones;
-    qo.importance_count = cols;
-    const skn_status st = skn_quantize_with_options(format, w, rows, cols, dst, bytes, &qo);
-    free(ones);
-    return st;
-}
-
 /* The kernel skn_matmul_wt runs for `format` in `order` at `precision` on
  * `ctx`: a [4, 3 blocks] weight (a row-interleaved format: 4 groups of its
  * block_rows rows), one activation row. */
@@ -113,7 +95,7 @@ static int probe(skn_context* ctx, skn_scope* scope, skn_format format, skn_bloc
     for (int64_t i = 0; i < rows * cols; ++i) w[i] = (float)((i * 7) % 5 - 2) * 0.25f;
     for (int64_t i = 0; i < cols; ++i) x[i] = (float)(i % 3) * 0.5f;
     const int64_t shape[2] = {rows, cols};
-    if (quantize_probe(format, fp.needs_importance, w, rows, cols, packed, bytes) != SKN_OK ||
+    if (quantize_any(format, w, rows, cols, packed, bytes) != SKN_OK ||
         skn_view_from_bytes(packed, bytes, format, shape, 2, SKN_ORDER_ROW_MAJOR, &v) != SKN_OK)
         goto done;
     if (order == SKN_ORDER_ROW_MAJOR) {

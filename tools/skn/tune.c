@@ -222,7 +222,7 @@ static void plan_prefer(const options* o, item* items, int* nitems) {
         if (skn_format_info(twin, &tp) != SKN_OK || tp.block_rows <= 1 || tp.interleaves == twin ||
             skn_format_info(tp.interleaves, &cp) != SKN_OK || !wanted(o, tp.interleaves, twin))
             continue;
-        if (cp.needs_importance || TUNE_ROWS % tp.block_rows != 0) continue;
+        if (TUNE_ROWS % tp.block_rows != 0) continue;
         item* it = &items[(*nitems)++];
         memset(it, 0, sizeof *it);
         it->kind = ITEM_PREFER;

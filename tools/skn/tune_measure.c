@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quantize_any.h"
 #include "roofline.h"
 
 int tune_weight_make(tune_weight* w, skn_format format, int64_t rows, int64_t cols, size_t min_total, char* err,
@@ -45,7 +46,7 @@ int tune_weight_make(tune_weight* w, skn_format format, int64_t rows, int64_t co
             snprintf(err, err_cap, "out of memory for %d copies of %zu bytes", w->ncopies, w->nbytes);
             return -1;
         }
-        skn_status st = k == 0 ? skn_quantize(format, src, rows, cols, w->bytes[0], w->nbytes)
+        skn_status st = k == 0 ? quantize_any(format, src, rows, cols, w->bytes[0], w->nbytes)
                                : (memcpy(w->bytes[k], w->bytes[0], w->nbytes), SKN_OK);
         if (st == SKN_OK)
             st = skn_view_from_bytes(w->bytes[k], w->nbytes, format, shape, 2, SKN_ORDER_ROW_MAJOR, &w->views[k]);
