@@ -264,31 +264,73 @@ void deinterleave_q5_k_r4(const uint8_t* y, uint8_t* const* rows) {
 // 2 (t / 16)); third bits @56, 16 bytes per sub-block: byte 16 * s + 4 * k + i
 // holds, at bit f, that of element 4 f + i; low two bits @184 as Q2_K_R4's.
 //
+// The 2-bit codes and Q3_K's third bits move by transposes. Take four-byte
+// rows (byte lane i of row r); within every lane, the rows' fields (2-bit codes at bits
+// 2 c, or single bits at bit c) form a square matrix whose transpose is the
+// other layout. A transpose is its own inverse, so one routine serves both
+// directions. It swaps blocks of fields between rows d apart, d = 1, 2 (4):
+// the classic delta swap, every lane and row pair at once in 64-bit words.
+// w holds rows 2 q (low half) and 2 q + 1 (high half) of word q; `field` is
+// the field width in bits, `mask` the fields a swap leaves in place.
+[[gnu::always_inline]] inline void swap_rows_in_word(uint64_t& w, int field, uint32_t mask) {
+    const uint64_t t = ((w >> field) ^ (w >> 32)) & mask;
+    w ^= (t << 32) | (t << field);
+}
+[[gnu::always_inline]] inline void swap_rows_across_words(uint64_t& lo, uint64_t& hi, int shift, uint64_t mask) {
+    const uint64_t t = ((lo >> shift) ^ hi) & mask;
+    hi ^= t;
+    lo ^= t << shift;
+}
+// Four lanes of a 4 x 4 matrix of 2-bit fields: rows 0..3 in w0, w1.
+[[gnu::always_inline]] inline void transpose_pairs_4x4(uint64_t& w0, uint64_t& w1) {
+    swap_rows_in_word(w0, 2, 0x33333333u);
+    swap_rows_in_word(w1, 2, 0x33333333u);
+    swap_rows_across_words(w0, w1, 4, 0x0F0F0F0F0F0F0F0Full);
+}
+// Four lanes of an 8 x 8 bit matrix: rows 0..7 in w0..w3.
+[[gnu::always_inline]] inline void transpose_bits_8x8(uint64_t& w0, uint64_t& w1, uint64_t& w2, uint64_t& w3) {
+    swap_rows_in_word(w0, 1, 0x55555555u);
+    swap_rows_in_word(w1, 1, 0x55555555u);
+    swap_rows_in_word(w2, 1, 0x55555555u);
+    swap_rows_in_word(w3, 1, 0x55555555u);
+    swap_rows_across_words(w0, w1, 2, 0x3333333333333333ull);
+    swap_rows_across_words(w2, w3, 2, 0x3333333333333333ull);
+    swap_rows_across_words(w0, w2, 4, 0x0F0F0F0F0F0F0F0Full);
+    swap_rows_across_words(w1, w3, 4, 0x0F0F0F0F0F0F0F0Full);
+}
+// Two 4-byte rows into one word and back: row r of a transposed matrix sits
+// in word r / 2, half r % 2.
+uint64_t join_rows(uint32_t even, uint32_t odd) { return uint64_t(even) | uint64_t(odd) << 32; }
+uint32_t row_of(uint64_t w, int half) { return uint32_t(w >> (32 * half)); }
+
 // Row k's 2-bit codes: the canonical bytes `qs` to the interleaved `codes`.
+// Element 32 s + 16 h + 4 f + i (s = 4 n + j) is field j of canonical byte
+// 32 n + 16 h + 4 f + i and field f of interleaved byte 32 s + 16 h + 4 k + i:
+// for each (n, h), rows f of the canonical 16 bytes become rows j.
 void two_bit_row_to(const uint8_t* qs, uint8_t* codes, int k) {
-    for (int s = 0; s < 8; ++s) {
-        const uint8_t* src = qs + 32 * (s / 4);
-        const int shift = 2 * (s % 4);
+    for (int n = 0; n < 2; ++n)
         for (int h = 0; h < 2; ++h) {
-            uint32_t w = 0;
-            for (int f = 0; f < 4; ++f) w |= ((load_u32le(src + 16 * h + 4 * f) >> shift) & 0x03030303u) << (2 * f);
-            store_u32le(codes + 32 * s + 16 * h + 4 * k, w);
+            const uint8_t* src = qs + 32 * n + 16 * h;
+            uint64_t w0 = load_u64le(src), w1 = load_u64le(src + 8);
+            transpose_pairs_4x4(w0, w1);
+            uint8_t* dst = codes + 32 * (4 * n) + 16 * h + 4 * k;
+            store_u32le(dst, row_of(w0, 0));
+            store_u32le(dst + 32, row_of(w0, 1));
+            store_u32le(dst + 64, row_of(w1, 0));
+            store_u32le(dst + 96, row_of(w1, 1));
         }
-    }
 }
 void two_bit_row_from(const uint8_t* codes, int k, uint8_t* qs) {
-    std::memset(qs, 0, 64);
-    for (int s = 0; s < 8; ++s) {
-        uint8_t* dst = qs + 32 * (s / 4);
-        const int shift = 2 * (s % 4);
+    for (int n = 0; n < 2; ++n)
         for (int h = 0; h < 2; ++h) {
-            const uint32_t w = load_u32le(codes + 32 * s + 16 * h + 4 * k);
-            for (int f = 0; f < 4; ++f) {
-                uint8_t* p = dst + 16 * h + 4 * f;
-                store_u32le(p, load_u32le(p) | (((w >> (2 * f)) & 0x03030303u) << shift));
-            }
+            const uint8_t* src = codes + 32 * (4 * n) + 16 * h + 4 * k;
+            uint64_t w0 = join_rows(load_u32le(src), load_u32le(src + 32));
+            uint64_t w1 = join_rows(load_u32le(src + 64), load_u32le(src + 96));
+            transpose_pairs_4x4(w0, w1);
+            uint8_t* dst = qs + 32 * n + 16 * h;
+            store_u64le(dst, w0);
+            store_u64le(dst + 8, w1);
         }
-    }
 }
 
 void interleave_q2_k_r4(const uint8_t* const* rows, uint8_t* y) {
@@ -311,38 +353,25 @@ void deinterleave_q2_k_r4(const uint8_t* y, uint8_t* const* rows) {
     }
 }
 
-// Q3_K's sixteen 6-bit scales, packed in 12 bytes: scale b's low four bits
-// are nibble b / 8 of byte b % 8, its top two bits are bits 2 (b / 4) ..
-// 2 (b / 4) + 1 of byte 8 + b % 4.
-uint8_t q3_k_scale(const uint8_t* sc, int b) {
-    const uint8_t lo = uint8_t((sc[b % 8] >> (4 * (b / 8))) & 0xF);
-    const uint8_t hi = uint8_t((sc[8 + b % 4] >> (2 * (b / 4))) & 3);
-    return uint8_t(lo | (hi << 4));
-}
-void q3_k_pack_scales(const uint8_t* v, uint8_t* sc) {
-    std::memset(sc, 0, 12);
-    for (int b = 0; b < 16; ++b) {
-        sc[b % 8] |= uint8_t((v[b] & 0xF) << (4 * (b / 8)));
-        sc[8 + b % 4] |= uint8_t((v[b] >> 4) << (2 * (b / 4)));
-    }
-}
+// Q3_K's scales need no unpacking: with t = 8 s + 4 e + k = 4 b + k,
+// scales_l[4 j + k] is canonical scale byte j (scales j and j + 8's low
+// nibbles) and scales_h[4 m + k] canonical byte 8 + m (scales m, m + 4, m + 8,
+// m + 12's top bits), so y + 8 holds the canonical bytes 8..11 then 0..7 of
+// the four rows, byte for byte. The third bits: element 32 s + 4 f + i is bit
+// s of hmask[4 f + i] and bit f of interleaved byte 16 s + 4 k + i, an 8 x 8
+// bit transpose in each lane i.
+constexpr int kQ3kScaleOrder[12] = {8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7};
 
 void interleave_q3_k_r4(const uint8_t* const* rows, uint8_t* y) {
-    std::memset(y + 8, 0, 48);
     for (int k = 0; k < 4; ++k) {
         const uint8_t* x = rows[k];
         std::memcpy(y + 2 * k, x + 108, 2);
-        for (int b = 0; b < 16; ++b) {
-            const uint8_t v = q3_k_scale(x + 96, b);
-            const int t = 8 * (b / 2) + 4 * (b % 2) + k;
-            y[24 + t % 32] |= uint8_t((v & 0xF) << (4 * (t / 32)));
-            y[8 + t % 16] |= uint8_t((v >> 4) << (2 * (t / 16)));
-        }
-        for (int s = 0; s < 8; ++s) {
-            uint32_t w = 0;
-            for (int f = 0; f < 8; ++f) w |= ((load_u32le(x + 4 * f) >> s) & 0x01010101u) << f;
-            store_u32le(y + 56 + 16 * s + 4 * k, w);
-        }
+        for (int j = 0; j < 12; ++j) y[8 + 4 * j + k] = x[96 + kQ3kScaleOrder[j]];
+        uint64_t w0 = load_u64le(x), w1 = load_u64le(x + 8), w2 = load_u64le(x + 16), w3 = load_u64le(x + 24);
+        transpose_bits_8x8(w0, w1, w2, w3);
+        uint8_t* hb = y + 56 + 4 * k;
+        const uint64_t w[4] = {w0, w1, w2, w3};
+        for (int s = 0; s < 8; ++s) store_u32le(hb + 16 * s, row_of(w[s / 2], s % 2));
         two_bit_row_to(x + 32, y + 184, k);
     }
 }
@@ -351,17 +380,12 @@ void deinterleave_q3_k_r4(const uint8_t* y, uint8_t* const* rows) {
     for (int k = 0; k < 4; ++k) {
         uint8_t* x = rows[k];
         std::memcpy(x + 108, y + 2 * k, 2);
-        uint8_t v[16];
-        for (int b = 0; b < 16; ++b) {
-            const int t = 8 * (b / 2) + 4 * (b % 2) + k;
-            v[b] = uint8_t(((y[24 + t % 32] >> (4 * (t / 32))) & 0xF) | (((y[8 + t % 16] >> (2 * (t / 16))) & 3) << 4));
-        }
-        q3_k_pack_scales(v, x + 96);
-        for (int f = 0; f < 8; ++f) {
-            uint32_t w = 0;
-            for (int s = 0; s < 8; ++s) w |= ((load_u32le(y + 56 + 16 * s + 4 * k) >> f) & 0x01010101u) << s;
-            store_u32le(x + 4 * f, w);
-        }
+        for (int j = 0; j < 12; ++j) x[96 + kQ3kScaleOrder[j]] = y[8 + 4 * j + k];
+        const uint8_t* hb = y + 56 + 4 * k;
+        uint64_t w[4];
+        for (int q = 0; q < 4; ++q) w[q] = join_rows(load_u32le(hb + 32 * q), load_u32le(hb + 32 * q + 16));
+        transpose_bits_8x8(w[0], w[1], w[2], w[3]);
+        for (int q = 0; q < 4; ++q) store_u64le(x + 8 * q, w[q]);
         two_bit_row_from(y + 184, k, x + 32);
     }
 }
