@@ -130,6 +130,64 @@ void deinterleave_q5_0_r4(const uint8_t* y, uint8_t* const* rows) {
 }
 
 // ---------------------------------------------------------------------------
+// Transposes. The K-quants' 2-bit codes (Q2_K, Q3_K) and their single high
+// bits (Q3_K's third, Q5_K's fifth) sit in the canonical bytes by element
+// and bit plane, in the interleaved bytes the other way round. Take rows of
+// four bytes (byte lane i of row r): within every lane, the rows' fields
+// (2-bit codes at bits 2 c, or single bits at bit c) form a square matrix
+// whose transpose is the other layout. A transpose is its own inverse, so
+// one routine serves both directions. It swaps blocks of fields between rows
+// d apart, d = 1, 2 (, 4): the classic delta swap, all four lanes at once in
+// 64-bit words. Word q holds rows 2 q (low half) and 2 q + 1 (high half);
+// `field` is the field width in bits, `mask` the fields a swap leaves alone.
+[[gnu::always_inline]] inline void swap_rows_in_word(uint64_t& w, int field, uint32_t mask) {
+    const uint64_t t = ((w >> field) ^ (w >> 32)) & mask;
+    w ^= (t << 32) | (t << field);
+}
+[[gnu::always_inline]] inline void swap_rows_across_words(uint64_t& lo, uint64_t& hi, int shift, uint64_t mask) {
+    const uint64_t t = ((lo >> shift) ^ hi) & mask;
+    hi ^= t;
+    lo ^= t << shift;
+}
+// Four lanes of a 4 x 4 matrix of 2-bit fields: rows 0..3 in w0, w1.
+[[gnu::always_inline]] inline void transpose_pairs_4x4(uint64_t& w0, uint64_t& w1) {
+    swap_rows_in_word(w0, 2, 0x33333333u);
+    swap_rows_in_word(w1, 2, 0x33333333u);
+    swap_rows_across_words(w0, w1, 4, 0x0F0F0F0F0F0F0F0Full);
+}
+// Four lanes of an 8 x 8 bit matrix: rows 0..7 in w0..w3.
+[[gnu::always_inline]] inline void transpose_bits_8x8(uint64_t& w0, uint64_t& w1, uint64_t& w2, uint64_t& w3) {
+    swap_rows_in_word(w0, 1, 0x55555555u);
+    swap_rows_in_word(w1, 1, 0x55555555u);
+    swap_rows_in_word(w2, 1, 0x55555555u);
+    swap_rows_in_word(w3, 1, 0x55555555u);
+    swap_rows_across_words(w0, w1, 2, 0x3333333333333333ull);
+    swap_rows_across_words(w2, w3, 2, 0x3333333333333333ull);
+    swap_rows_across_words(w0, w2, 4, 0x0F0F0F0F0F0F0F0Full);
+    swap_rows_across_words(w1, w3, 4, 0x0F0F0F0F0F0F0F0Full);
+}
+// Two 4-byte rows into one word and back: row r of a transposed matrix sits
+// in word r / 2, half r % 2.
+uint64_t join_rows(uint32_t even, uint32_t odd) { return uint64_t(even) | uint64_t(odd) << 32; }
+uint32_t row_of(uint64_t w, int half) { return uint32_t(w >> (32 * half)); }
+
+// Eight rows of single bits: row f of the canonical bytes, four bytes at
+// src + row_at[f], becomes bit f of the four interleaved bytes at dst + 16 s
+// (s the bit of the canonical row), and back.
+[[gnu::always_inline]] inline void bit_rows_to(const uint8_t* src, const int* row_at, uint8_t* dst) {
+    uint64_t w[4];
+    for (int q = 0; q < 4; ++q) w[q] = join_rows(load_u32le(src + row_at[2 * q]), load_u32le(src + row_at[2 * q + 1]));
+    transpose_bits_8x8(w[0], w[1], w[2], w[3]);
+    for (int s = 0; s < 8; ++s) store_u32le(dst + 16 * s, row_of(w[s / 2], s % 2));
+}
+[[gnu::always_inline]] inline void bit_rows_from(const uint8_t* src, uint8_t* dst, const int* row_at) {
+    uint64_t w[4];
+    for (int q = 0; q < 4; ++q) w[q] = join_rows(load_u32le(src + 32 * q), load_u32le(src + 32 * q + 16));
+    transpose_bits_8x8(w[0], w[1], w[2], w[3]);
+    for (int f = 0; f < 8; ++f) store_u32le(dst + row_at[f], row_of(w[f / 2], f % 2));
+}
+
+// ---------------------------------------------------------------------------
 // The 256-element formats move their 32-element sub-blocks like IQ4_NL_R4
 // moves a block: within sub-block s, byte 16 * q + 4 * k + i (of the 64
 // bytes per sub-block for R = 4) pairs elements (kNlPair[q][0] + i,
@@ -228,13 +286,7 @@ void interleave_q5_k_r4(const uint8_t* const* rows, uint8_t* y) {
     for (int k = 0; k < 4; ++k) {
         const uint8_t* x = rows[k];
         k4_row_to(x, x + 48, y, 192, k);
-        // Byte i of word f of the canonical qh is qh[kQ5kHigh[f] + i]: bit s of
-        // each byte is sub-block s's bit, already in the output byte order.
-        for (int s = 0; s < 8; ++s) {
-            uint32_t w = 0;
-            for (int f = 0; f < 8; ++f) w |= ((load_u32le(x + 16 + kQ5kHigh[f]) >> s) & 0x01010101u) << f;
-            store_u32le(y + 64 + 16 * s + 4 * k, w);
-        }
+        bit_rows_to(x + 16, kQ5kHigh, y + 64 + 4 * k);
     }
 }
 
@@ -242,11 +294,7 @@ void deinterleave_q5_k_r4(const uint8_t* y, uint8_t* const* rows) {
     for (int k = 0; k < 4; ++k) {
         uint8_t* x = rows[k];
         k4_row_from(y, 192, k, x, x + 48);
-        for (int f = 0; f < 8; ++f) {
-            uint32_t w = 0;
-            for (int s = 0; s < 8; ++s) w |= ((load_u32le(y + 64 + 16 * s + 4 * k) >> f) & 0x01010101u) << s;
-            store_u32le(x + 16 + kQ5kHigh[f], w);
-        }
+        bit_rows_from(y + 64 + 4 * k, x + 16, kQ5kHigh);
     }
 }
 
@@ -264,45 +312,6 @@ void deinterleave_q5_k_r4(const uint8_t* y, uint8_t* const* rows) {
 // 2 (t / 16)); third bits @56, 16 bytes per sub-block: byte 16 * s + 4 * k + i
 // holds, at bit f, that of element 4 f + i; low two bits @184 as Q2_K_R4's.
 //
-// The 2-bit codes and Q3_K's third bits move by transposes. Take four-byte
-// rows (byte lane i of row r); within every lane, the rows' fields (2-bit codes at bits
-// 2 c, or single bits at bit c) form a square matrix whose transpose is the
-// other layout. A transpose is its own inverse, so one routine serves both
-// directions. It swaps blocks of fields between rows d apart, d = 1, 2 (4):
-// the classic delta swap, every lane and row pair at once in 64-bit words.
-// w holds rows 2 q (low half) and 2 q + 1 (high half) of word q; `field` is
-// the field width in bits, `mask` the fields a swap leaves in place.
-[[gnu::always_inline]] inline void swap_rows_in_word(uint64_t& w, int field, uint32_t mask) {
-    const uint64_t t = ((w >> field) ^ (w >> 32)) & mask;
-    w ^= (t << 32) | (t << field);
-}
-[[gnu::always_inline]] inline void swap_rows_across_words(uint64_t& lo, uint64_t& hi, int shift, uint64_t mask) {
-    const uint64_t t = ((lo >> shift) ^ hi) & mask;
-    hi ^= t;
-    lo ^= t << shift;
-}
-// Four lanes of a 4 x 4 matrix of 2-bit fields: rows 0..3 in w0, w1.
-[[gnu::always_inline]] inline void transpose_pairs_4x4(uint64_t& w0, uint64_t& w1) {
-    swap_rows_in_word(w0, 2, 0x33333333u);
-    swap_rows_in_word(w1, 2, 0x33333333u);
-    swap_rows_across_words(w0, w1, 4, 0x0F0F0F0F0F0F0F0Full);
-}
-// Four lanes of an 8 x 8 bit matrix: rows 0..7 in w0..w3.
-[[gnu::always_inline]] inline void transpose_bits_8x8(uint64_t& w0, uint64_t& w1, uint64_t& w2, uint64_t& w3) {
-    swap_rows_in_word(w0, 1, 0x55555555u);
-    swap_rows_in_word(w1, 1, 0x55555555u);
-    swap_rows_in_word(w2, 1, 0x55555555u);
-    swap_rows_in_word(w3, 1, 0x55555555u);
-    swap_rows_across_words(w0, w1, 2, 0x3333333333333333ull);
-    swap_rows_across_words(w2, w3, 2, 0x3333333333333333ull);
-    swap_rows_across_words(w0, w2, 4, 0x0F0F0F0F0F0F0F0Full);
-    swap_rows_across_words(w1, w3, 4, 0x0F0F0F0F0F0F0F0Full);
-}
-// Two 4-byte rows into one word and back: row r of a transposed matrix sits
-// in word r / 2, half r % 2.
-uint64_t join_rows(uint32_t even, uint32_t odd) { return uint64_t(even) | uint64_t(odd) << 32; }
-uint32_t row_of(uint64_t w, int half) { return uint32_t(w >> (32 * half)); }
-
 // Row k's 2-bit codes: the canonical bytes `qs` to the interleaved `codes`.
 // Element 32 s + 16 h + 4 f + i (s = 4 n + j) is field j of canonical byte
 // 32 n + 16 h + 4 f + i and field f of interleaved byte 32 s + 16 h + 4 k + i:
@@ -361,17 +370,14 @@ void deinterleave_q2_k_r4(const uint8_t* y, uint8_t* const* rows) {
 // s of hmask[4 f + i] and bit f of interleaved byte 16 s + 4 k + i, an 8 x 8
 // bit transpose in each lane i.
 constexpr int kQ3kScaleOrder[12] = {8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7};
+constexpr int kQ3kHigh[8] = {0, 4, 8, 12, 16, 20, 24, 28};
 
 void interleave_q3_k_r4(const uint8_t* const* rows, uint8_t* y) {
     for (int k = 0; k < 4; ++k) {
         const uint8_t* x = rows[k];
         std::memcpy(y + 2 * k, x + 108, 2);
         for (int j = 0; j < 12; ++j) y[8 + 4 * j + k] = x[96 + kQ3kScaleOrder[j]];
-        uint64_t w0 = load_u64le(x), w1 = load_u64le(x + 8), w2 = load_u64le(x + 16), w3 = load_u64le(x + 24);
-        transpose_bits_8x8(w0, w1, w2, w3);
-        uint8_t* hb = y + 56 + 4 * k;
-        const uint64_t w[4] = {w0, w1, w2, w3};
-        for (int s = 0; s < 8; ++s) store_u32le(hb + 16 * s, row_of(w[s / 2], s % 2));
+        bit_rows_to(x, kQ3kHigh, y + 56 + 4 * k);
         two_bit_row_to(x + 32, y + 184, k);
     }
 }
@@ -381,11 +387,7 @@ void deinterleave_q3_k_r4(const uint8_t* y, uint8_t* const* rows) {
         uint8_t* x = rows[k];
         std::memcpy(x + 108, y + 2 * k, 2);
         for (int j = 0; j < 12; ++j) x[96 + kQ3kScaleOrder[j]] = y[8 + 4 * j + k];
-        const uint8_t* hb = y + 56 + 4 * k;
-        uint64_t w[4];
-        for (int q = 0; q < 4; ++q) w[q] = join_rows(load_u32le(hb + 32 * q), load_u32le(hb + 32 * q + 16));
-        transpose_bits_8x8(w[0], w[1], w[2], w[3]);
-        for (int q = 0; q < 4; ++q) store_u64le(x + 8 * q, w[q]);
+        bit_rows_from(y + 56 + 4 * k, x, kQ3kHigh);
         two_bit_row_from(y + 184, k, x + 32);
     }
 }
