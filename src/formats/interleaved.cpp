@@ -187,6 +187,28 @@ uint32_t row_of(uint64_t w, int half) { return uint32_t(w >> (32 * half)); }
     for (int f = 0; f < 8; ++f) store_u32le(dst + row_at[f], row_of(w[f / 2], f % 2));
 }
 
+// Four rows of 2-bit fields: row f, four bytes at src + row_at[f], becomes
+// field f of the four interleaved bytes at dst + 32 j (j the field of the
+// canonical row), and back.
+[[gnu::always_inline]] inline void pair_rows_to(const uint8_t* src, const int* row_at, uint8_t* dst) {
+    uint64_t w0 = join_rows(load_u32le(src + row_at[0]), load_u32le(src + row_at[1]));
+    uint64_t w1 = join_rows(load_u32le(src + row_at[2]), load_u32le(src + row_at[3]));
+    transpose_pairs_4x4(w0, w1);
+    store_u32le(dst, row_of(w0, 0));
+    store_u32le(dst + 32, row_of(w0, 1));
+    store_u32le(dst + 64, row_of(w1, 0));
+    store_u32le(dst + 96, row_of(w1, 1));
+}
+[[gnu::always_inline]] inline void pair_rows_from(const uint8_t* src, uint8_t* dst, const int* row_at) {
+    uint64_t w0 = join_rows(load_u32le(src), load_u32le(src + 32));
+    uint64_t w1 = join_rows(load_u32le(src + 64), load_u32le(src + 96));
+    transpose_pairs_4x4(w0, w1);
+    store_u32le(dst + row_at[0], row_of(w0, 0));
+    store_u32le(dst + row_at[1], row_of(w0, 1));
+    store_u32le(dst + row_at[2], row_of(w1, 0));
+    store_u32le(dst + row_at[3], row_of(w1, 1));
+}
+
 // ---------------------------------------------------------------------------
 // The 256-element formats move their 32-element sub-blocks like IQ4_NL_R4
 // moves a block: within sub-block s, byte 16 * q + 4 * k + i (of the 64
@@ -316,30 +338,14 @@ void deinterleave_q5_k_r4(const uint8_t* y, uint8_t* const* rows) {
 // Element 32 s + 16 h + 4 f + i (s = 4 n + j) is field j of canonical byte
 // 32 n + 16 h + 4 f + i and field f of interleaved byte 32 s + 16 h + 4 k + i:
 // for each (n, h), rows f of the canonical 16 bytes become rows j.
+constexpr int kQ2kRows[4] = {0, 4, 8, 12};
 void two_bit_row_to(const uint8_t* qs, uint8_t* codes, int k) {
     for (int n = 0; n < 2; ++n)
-        for (int h = 0; h < 2; ++h) {
-            const uint8_t* src = qs + 32 * n + 16 * h;
-            uint64_t w0 = load_u64le(src), w1 = load_u64le(src + 8);
-            transpose_pairs_4x4(w0, w1);
-            uint8_t* dst = codes + 32 * (4 * n) + 16 * h + 4 * k;
-            store_u32le(dst, row_of(w0, 0));
-            store_u32le(dst + 32, row_of(w0, 1));
-            store_u32le(dst + 64, row_of(w1, 0));
-            store_u32le(dst + 96, row_of(w1, 1));
-        }
+        for (int h = 0; h < 2; ++h) pair_rows_to(qs + 32 * n + 16 * h, kQ2kRows, codes + 32 * (4 * n) + 16 * h + 4 * k);
 }
 void two_bit_row_from(const uint8_t* codes, int k, uint8_t* qs) {
     for (int n = 0; n < 2; ++n)
-        for (int h = 0; h < 2; ++h) {
-            const uint8_t* src = codes + 32 * (4 * n) + 16 * h + 4 * k;
-            uint64_t w0 = join_rows(load_u32le(src), load_u32le(src + 32));
-            uint64_t w1 = join_rows(load_u32le(src + 64), load_u32le(src + 96));
-            transpose_pairs_4x4(w0, w1);
-            uint8_t* dst = qs + 32 * n + 16 * h;
-            store_u64le(dst, w0);
-            store_u64le(dst + 8, w1);
-        }
+        for (int h = 0; h < 2; ++h) pair_rows_from(codes + 32 * (4 * n) + 16 * h + 4 * k, qs + 32 * n + 16 * h, kQ2kRows);
 }
 
 void interleave_q2_k_r4(const uint8_t* const* rows, uint8_t* y) {
@@ -394,21 +400,15 @@ void deinterleave_q3_k_r4(const uint8_t* y, uint8_t* const* rows) {
 
 // Q6_K: ql[128] @0, qh[64] @128, int8 scales[16] @192, d @208. Element
 // 128 * n + 32 * j + l (j < 4) has low nibble (j & 1 ? ql[64n + 32 + l]
-// : ql[64n + l]) >> (j >= 2 ? 4 : 0) and high two bits (qh[32n + l] >> 2j) & 3;
-// q6_k_set writes the 6-bit code v there.
-void q6_k_set(uint8_t* x, int e, uint8_t v) {
-    const int n = e / 128, j = (e % 128) / 32, l = e % 32;
-    uint8_t& lo = x[64 * n + 32 * (j & 1) + l];
-    lo = j >= 2 ? uint8_t((lo & 0x0F) | ((v & 0xF) << 4)) : uint8_t((lo & 0xF0) | (v & 0xF));
-    uint8_t& hi = x[128 + 32 * n + l];
-    hi = uint8_t((hi & ~(3 << (2 * j))) | ((v >> 4) << (2 * j)));
-}
-
+// : ql[64n + l]) >> (j >= 2 ? 4 : 0) and high two bits (qh[32n + l] >> 2j) & 3.
+//
 // Q6_K_R4 (840 bytes): the 4 rows' d @0; scales[64] @8 (sub-block s of row
 // k: its two 16-element scales at 8 * s + k and 8 * s + 4 + k); qh[256] @72;
 // ql[512] @328. In sub-block s, ql byte 64 * s + 16 * q + 4 * k + i holds the
 // low nibbles of the kNlPair[q] elements; qh byte 32 * s + 16 * h + 4 * k + i
-// the top two bits of elements (16h + i, 16h + 8 + i, 16h + 4 + i, 16h + 12 + i).
+// the top two bits of elements (16h + i, 16h + 8 + i, 16h + 4 + i, 16h + 12 + i):
+// for each (n, h), the canonical qh rows at 16 h + kQ6kHigh[f] transposed
+// (pair_rows_to), fields j becoming sub-blocks 4 n + j.
 constexpr int kQ6kHigh[4] = {0, 8, 4, 12};
 
 void interleave_q6_k_r4(const uint8_t* const* rows, uint8_t* y) {
@@ -419,20 +419,16 @@ void interleave_q6_k_r4(const uint8_t* const* rows, uint8_t* y) {
             y[8 + 8 * s + k] = x[192 + 2 * s];
             y[8 + 8 * s + 4 + k] = x[192 + 2 * s + 1];
             // Sub-block s: j = s % 4 of half n = s / 4; low nibbles in plane
-            // j / 2 of ql bytes 64 n + 32 (j % 2) ..., high bits at 2j of qh
-            // bytes 128 + 32 n ...
+            // j / 2 of ql bytes 64 n + 32 (j % 2) ...
             const int n = s / 4, j = s % 4;
             const uint8_t* ql = x + 64 * n + 32 * (j % 2);
-            const uint8_t* qh = x + 128 + 32 * n;
             for (int q = 0; q < 4; ++q)
                 store_u32le(y + 328 + 64 * s + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32le(ql + kNlPair[q][0]), j / 2),
                                                                            nibbles(load_u32le(ql + kNlPair[q][1]), j / 2)));
-            for (int h = 0; h < 2; ++h) {
-                uint32_t w = 0;
-                for (int f = 0; f < 4; ++f) w |= ((load_u32le(qh + 16 * h + kQ6kHigh[f]) >> (2 * j)) & 0x03030303u) << (2 * f);
-                store_u32le(y + 72 + 32 * s + 16 * h + 4 * k, w);
-            }
         }
+        for (int n = 0; n < 2; ++n)
+            for (int h = 0; h < 2; ++h)
+                pair_rows_to(x + 128 + 32 * n + 16 * h, kQ6kHigh, y + 72 + 32 * (4 * n) + 16 * h + 4 * k);
     }
 }
 
@@ -443,20 +439,23 @@ void deinterleave_q6_k_r4(const uint8_t* y, uint8_t* const* rows) {
         for (int s = 0; s < 8; ++s) {
             x[192 + 2 * s] = y[8 + 8 * s + k];
             x[192 + 2 * s + 1] = y[8 + 8 * s + 4 + k];
-            uint8_t code[32];
-            for (int q = 0; q < 4; ++q)
-                for (int i = 0; i < 4; ++i) {
-                    const uint8_t b = y[328 + 64 * s + 16 * q + 4 * k + i];
-                    code[kNlPair[q][0] + i] = b & 0xF;
-                    code[kNlPair[q][1] + i] = b >> 4;
-                }
-            for (int h = 0; h < 2; ++h)
-                for (int i = 0; i < 4; ++i) {
-                    const uint8_t b = y[72 + 32 * s + 16 * h + 4 * k + i];
-                    for (int f = 0; f < 4; ++f) code[16 * h + kQ6kHigh[f] + i] |= uint8_t(((b >> (2 * f)) & 3) << 4);
-                }
-            for (int e = 0; e < 32; ++e) q6_k_set(x, 32 * s + e, code[e]);
         }
+        // ql bytes 64 n + 32 m ... hold sub-blocks 4 n + m (low plane) and
+        // 4 n + 2 + m (high plane).
+        for (int n = 0; n < 2; ++n)
+            for (int m = 0; m < 2; ++m) {
+                const uint8_t* lo = y + 328 + 64 * (4 * n + m) + 4 * k;
+                const uint8_t* hi = lo + 64 * 2;
+                uint8_t* ql = x + 64 * n + 32 * m;
+                for (int q = 0; q < 4; ++q) {
+                    const uint32_t a = load_u32le(lo + 16 * q), b = load_u32le(hi + 16 * q);
+                    store_u32le(ql + kNlPair[q][0], pair_nibbles(nibbles(a, 0), nibbles(b, 0)));
+                    store_u32le(ql + kNlPair[q][1], pair_nibbles(nibbles(a, 1), nibbles(b, 1)));
+                }
+            }
+        for (int n = 0; n < 2; ++n)
+            for (int h = 0; h < 2; ++h)
+                pair_rows_from(y + 72 + 32 * (4 * n) + 16 * h + 4 * k, x + 128 + 32 * n + 16 * h, kQ6kHigh);
     }
 }
 
@@ -473,11 +472,6 @@ struct XsNibble {
     int byte, high;
 };
 constexpr XsNibble kXsPair[4][2] = {{{0, 0}, {4, 0}}, {{8, 0}, {12, 0}}, {{0, 1}, {4, 1}}, {{8, 1}, {12, 1}}};
-
-void xs_set(uint8_t* qs, XsNibble n, int i, uint8_t v) {
-    uint8_t& b = qs[n.byte + i];
-    b = n.high ? uint8_t((b & 0x0F) | (v << 4)) : uint8_t((b & 0xF0) | v);
-}
 
 void interleave_iq4_xs_r8(const uint8_t* const* rows, uint8_t* y) {
     std::memset(y + 16, 0, 48);
@@ -512,13 +506,15 @@ void deinterleave_iq4_xs_r8(const uint8_t* y, uint8_t* const* rows) {
             const uint8_t hi = uint8_t((y[16 + t % 16] >> (2 * (t / 16))) & 3);
             x[4 + s / 2] |= uint8_t(lo << (4 * (s % 2)));
             sh = uint16_t(sh | (hi << (2 * s)));
+            // Pairs 0 and 2 hold code bytes 0..7 (low, high nibbles of the
+            // canonical bytes), pairs 1 and 3 code bytes 8..15.
+            const uint8_t* codes = y + 64 + 128 * s + 4 * k;
             uint8_t* qs = x + 8 + 16 * s;
-            for (int q = 0; q < 4; ++q)
-                for (int i = 0; i < 4; ++i) {
-                    const uint8_t b = y[64 + 128 * s + 32 * q + 4 * k + i];
-                    xs_set(qs, kXsPair[q][0], i, b & 0xF);
-                    xs_set(qs, kXsPair[q][1], i, b >> 4);
-                }
+            for (int q = 0; q < 2; ++q) {
+                const uint32_t low = load_u32le(codes + 32 * q), high = load_u32le(codes + 32 * (q + 2));
+                store_u32le(qs + kXsPair[q][0].byte, pair_nibbles(nibbles(low, 0), nibbles(high, 0)));
+                store_u32le(qs + kXsPair[q][1].byte, pair_nibbles(nibbles(low, 1), nibbles(high, 1)));
+            }
         }
         store_u16le(x + 2, sh);
     }
