@@ -130,6 +130,86 @@ void deinterleave_q5_0_r4(const uint8_t* y, uint8_t* const* rows) {
 }
 
 // ---------------------------------------------------------------------------
+// Transposes. The K-quants' 2-bit codes (Q2_K, Q3_K) and their single high
+// bits (Q3_K's third, Q5_K's fifth) sit in the canonical bytes by element
+// and bit plane, in the interleaved bytes the other way round. Take rows of
+// four bytes (byte lane i of row r): within every lane, the rows' fields
+// (2-bit codes at bits 2 c, or single bits at bit c) form a square matrix
+// whose transpose is the other layout. A transpose is its own inverse, so
+// one routine serves both directions. It swaps blocks of fields between rows
+// d apart, d = 1, 2 (, 4): the classic delta swap, all four lanes at once in
+// 64-bit words. Word q holds rows 2 q (low half) and 2 q + 1 (high half);
+// `field` is the field width in bits, `mask` the fields a swap leaves alone.
+[[gnu::always_inline]] inline void swap_rows_in_word(uint64_t& w, int field, uint32_t mask) {
+    const uint64_t t = ((w >> field) ^ (w >> 32)) & mask;
+    w ^= (t << 32) | (t << field);
+}
+[[gnu::always_inline]] inline void swap_rows_across_words(uint64_t& lo, uint64_t& hi, int shift, uint64_t mask) {
+    const uint64_t t = ((lo >> shift) ^ hi) & mask;
+    hi ^= t;
+    lo ^= t << shift;
+}
+// Four lanes of a 4 x 4 matrix of 2-bit fields: rows 0..3 in w0, w1.
+[[gnu::always_inline]] inline void transpose_pairs_4x4(uint64_t& w0, uint64_t& w1) {
+    swap_rows_in_word(w0, 2, 0x33333333u);
+    swap_rows_in_word(w1, 2, 0x33333333u);
+    swap_rows_across_words(w0, w1, 4, 0x0F0F0F0F0F0F0F0Full);
+}
+// Four lanes of an 8 x 8 bit matrix: rows 0..7 in w0..w3.
+[[gnu::always_inline]] inline void transpose_bits_8x8(uint64_t& w0, uint64_t& w1, uint64_t& w2, uint64_t& w3) {
+    swap_rows_in_word(w0, 1, 0x55555555u);
+    swap_rows_in_word(w1, 1, 0x55555555u);
+    swap_rows_in_word(w2, 1, 0x55555555u);
+    swap_rows_in_word(w3, 1, 0x55555555u);
+    swap_rows_across_words(w0, w1, 2, 0x3333333333333333ull);
+    swap_rows_across_words(w2, w3, 2, 0x3333333333333333ull);
+    swap_rows_across_words(w0, w2, 4, 0x0F0F0F0F0F0F0F0Full);
+    swap_rows_across_words(w1, w3, 4, 0x0F0F0F0F0F0F0F0Full);
+}
+// Two 4-byte rows into one word and back: row r of a transposed matrix sits
+// in word r / 2, half r % 2.
+uint64_t join_rows(uint32_t even, uint32_t odd) { return uint64_t(even) | uint64_t(odd) << 32; }
+uint32_t row_of(uint64_t w, int half) { return uint32_t(w >> (32 * half)); }
+
+// Eight rows of single bits: row f of the canonical bytes, four bytes at
+// src + row_at[f], becomes bit f of the four interleaved bytes at dst + 16 s
+// (s the bit of the canonical row), and back.
+[[gnu::always_inline]] inline void bit_rows_to(const uint8_t* src, const int* row_at, uint8_t* dst) {
+    uint64_t w[4];
+    for (int q = 0; q < 4; ++q) w[q] = join_rows(load_u32le(src + row_at[2 * q]), load_u32le(src + row_at[2 * q + 1]));
+    transpose_bits_8x8(w[0], w[1], w[2], w[3]);
+    for (int s = 0; s < 8; ++s) store_u32le(dst + 16 * s, row_of(w[s / 2], s % 2));
+}
+[[gnu::always_inline]] inline void bit_rows_from(const uint8_t* src, uint8_t* dst, const int* row_at) {
+    uint64_t w[4];
+    for (int q = 0; q < 4; ++q) w[q] = join_rows(load_u32le(src + 32 * q), load_u32le(src + 32 * q + 16));
+    transpose_bits_8x8(w[0], w[1], w[2], w[3]);
+    for (int f = 0; f < 8; ++f) store_u32le(dst + row_at[f], row_of(w[f / 2], f % 2));
+}
+
+// Four rows of 2-bit fields: row f, four bytes at src + row_at[f], becomes
+// field f of the four interleaved bytes at dst + 32 j (j the field of the
+// canonical row), and back.
+[[gnu::always_inline]] inline void pair_rows_to(const uint8_t* src, const int* row_at, uint8_t* dst) {
+    uint64_t w0 = join_rows(load_u32le(src + row_at[0]), load_u32le(src + row_at[1]));
+    uint64_t w1 = join_rows(load_u32le(src + row_at[2]), load_u32le(src + row_at[3]));
+    transpose_pairs_4x4(w0, w1);
+    store_u32le(dst, row_of(w0, 0));
+    store_u32le(dst + 32, row_of(w0, 1));
+    store_u32le(dst + 64, row_of(w1, 0));
+    store_u32le(dst + 96, row_of(w1, 1));
+}
+[[gnu::always_inline]] inline void pair_rows_from(const uint8_t* src, uint8_t* dst, const int* row_at) {
+    uint64_t w0 = join_rows(load_u32le(src), load_u32le(src + 32));
+    uint64_t w1 = join_rows(load_u32le(src + 64), load_u32le(src + 96));
+    transpose_pairs_4x4(w0, w1);
+    store_u32le(dst + row_at[0], row_of(w0, 0));
+    store_u32le(dst + row_at[1], row_of(w0, 1));
+    store_u32le(dst + row_at[2], row_of(w1, 0));
+    store_u32le(dst + row_at[3], row_of(w1, 1));
+}
+
+// ---------------------------------------------------------------------------
 // The 256-element formats move their 32-element sub-blocks like IQ4_NL_R4
 // moves a block: within sub-block s, byte 16 * q + 4 * k + i (of the 64
 // bytes per sub-block for R = 4) pairs elements (kNlPair[q][0] + i,
@@ -228,13 +308,7 @@ void interleave_q5_k_r4(const uint8_t* const* rows, uint8_t* y) {
     for (int k = 0; k < 4; ++k) {
         const uint8_t* x = rows[k];
         k4_row_to(x, x + 48, y, 192, k);
-        // Byte i of word f of the canonical qh is qh[kQ5kHigh[f] + i]: bit s of
-        // each byte is sub-block s's bit, already in the output byte order.
-        for (int s = 0; s < 8; ++s) {
-            uint32_t w = 0;
-            for (int f = 0; f < 8; ++f) w |= ((load_u32le(x + 16 + kQ5kHigh[f]) >> s) & 0x01010101u) << f;
-            store_u32le(y + 64 + 16 * s + 4 * k, w);
-        }
+        bit_rows_to(x + 16, kQ5kHigh, y + 64 + 4 * k);
     }
 }
 
@@ -242,11 +316,7 @@ void deinterleave_q5_k_r4(const uint8_t* y, uint8_t* const* rows) {
     for (int k = 0; k < 4; ++k) {
         uint8_t* x = rows[k];
         k4_row_from(y, 192, k, x, x + 48);
-        for (int f = 0; f < 8; ++f) {
-            uint32_t w = 0;
-            for (int s = 0; s < 8; ++s) w |= ((load_u32le(y + 64 + 16 * s + 4 * k) >> f) & 0x01010101u) << s;
-            store_u32le(x + 16 + kQ5kHigh[f], w);
-        }
+        bit_rows_from(y + 64 + 4 * k, x + 16, kQ5kHigh);
     }
 }
 
@@ -265,30 +335,17 @@ void deinterleave_q5_k_r4(const uint8_t* y, uint8_t* const* rows) {
 // holds, at bit f, that of element 4 f + i; low two bits @184 as Q2_K_R4's.
 //
 // Row k's 2-bit codes: the canonical bytes `qs` to the interleaved `codes`.
+// Element 32 s + 16 h + 4 f + i (s = 4 n + j) is field j of canonical byte
+// 32 n + 16 h + 4 f + i and field f of interleaved byte 32 s + 16 h + 4 k + i:
+// for each (n, h), rows f of the canonical 16 bytes become rows j.
+constexpr int kQ2kRows[4] = {0, 4, 8, 12};
 void two_bit_row_to(const uint8_t* qs, uint8_t* codes, int k) {
-    for (int s = 0; s < 8; ++s) {
-        const uint8_t* src = qs + 32 * (s / 4);
-        const int shift = 2 * (s % 4);
-        for (int h = 0; h < 2; ++h) {
-            uint32_t w = 0;
-            for (int f = 0; f < 4; ++f) w |= ((load_u32le(src + 16 * h + 4 * f) >> shift) & 0x03030303u) << (2 * f);
-            store_u32le(codes + 32 * s + 16 * h + 4 * k, w);
-        }
-    }
+    for (int n = 0; n < 2; ++n)
+        for (int h = 0; h < 2; ++h) pair_rows_to(qs + 32 * n + 16 * h, kQ2kRows, codes + 32 * (4 * n) + 16 * h + 4 * k);
 }
 void two_bit_row_from(const uint8_t* codes, int k, uint8_t* qs) {
-    std::memset(qs, 0, 64);
-    for (int s = 0; s < 8; ++s) {
-        uint8_t* dst = qs + 32 * (s / 4);
-        const int shift = 2 * (s % 4);
-        for (int h = 0; h < 2; ++h) {
-            const uint32_t w = load_u32le(codes + 32 * s + 16 * h + 4 * k);
-            for (int f = 0; f < 4; ++f) {
-                uint8_t* p = dst + 16 * h + 4 * f;
-                store_u32le(p, load_u32le(p) | (((w >> (2 * f)) & 0x03030303u) << shift));
-            }
-        }
-    }
+    for (int n = 0; n < 2; ++n)
+        for (int h = 0; h < 2; ++h) pair_rows_from(codes + 32 * (4 * n) + 16 * h + 4 * k, qs + 32 * n + 16 * h, kQ2kRows);
 }
 
 void interleave_q2_k_r4(const uint8_t* const* rows, uint8_t* y) {
@@ -311,38 +368,22 @@ void deinterleave_q2_k_r4(const uint8_t* y, uint8_t* const* rows) {
     }
 }
 
-// Q3_K's sixteen 6-bit scales, packed in 12 bytes: scale b's low four bits
-// are nibble b / 8 of byte b % 8, its top two bits are bits 2 (b / 4) ..
-// 2 (b / 4) + 1 of byte 8 + b % 4.
-uint8_t q3_k_scale(const uint8_t* sc, int b) {
-    const uint8_t lo = uint8_t((sc[b % 8] >> (4 * (b / 8))) & 0xF);
-    const uint8_t hi = uint8_t((sc[8 + b % 4] >> (2 * (b / 4))) & 3);
-    return uint8_t(lo | (hi << 4));
-}
-void q3_k_pack_scales(const uint8_t* v, uint8_t* sc) {
-    std::memset(sc, 0, 12);
-    for (int b = 0; b < 16; ++b) {
-        sc[b % 8] |= uint8_t((v[b] & 0xF) << (4 * (b / 8)));
-        sc[8 + b % 4] |= uint8_t((v[b] >> 4) << (2 * (b / 4)));
-    }
-}
+// Q3_K's scales need no unpacking: with t = 8 s + 4 e + k = 4 b + k,
+// scales_l[4 j + k] is canonical scale byte j (scales j and j + 8's low
+// nibbles) and scales_h[4 m + k] canonical byte 8 + m (scales m, m + 4, m + 8,
+// m + 12's top bits), so y + 8 holds the canonical bytes 8..11 then 0..7 of
+// the four rows, byte for byte. The third bits: element 32 s + 4 f + i is bit
+// s of hmask[4 f + i] and bit f of interleaved byte 16 s + 4 k + i, an 8 x 8
+// bit transpose in each lane i.
+constexpr int kQ3kScaleOrder[12] = {8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7};
+constexpr int kQ3kHigh[8] = {0, 4, 8, 12, 16, 20, 24, 28};
 
 void interleave_q3_k_r4(const uint8_t* const* rows, uint8_t* y) {
-    std::memset(y + 8, 0, 48);
     for (int k = 0; k < 4; ++k) {
         const uint8_t* x = rows[k];
         std::memcpy(y + 2 * k, x + 108, 2);
-        for (int b = 0; b < 16; ++b) {
-            const uint8_t v = q3_k_scale(x + 96, b);
-            const int t = 8 * (b / 2) + 4 * (b % 2) + k;
-            y[24 + t % 32] |= uint8_t((v & 0xF) << (4 * (t / 32)));
-            y[8 + t % 16] |= uint8_t((v >> 4) << (2 * (t / 16)));
-        }
-        for (int s = 0; s < 8; ++s) {
-            uint32_t w = 0;
-            for (int f = 0; f < 8; ++f) w |= ((load_u32le(x + 4 * f) >> s) & 0x01010101u) << f;
-            store_u32le(y + 56 + 16 * s + 4 * k, w);
-        }
+        for (int j = 0; j < 12; ++j) y[8 + 4 * j + k] = x[96 + kQ3kScaleOrder[j]];
+        bit_rows_to(x, kQ3kHigh, y + 56 + 4 * k);
         two_bit_row_to(x + 32, y + 184, k);
     }
 }
@@ -351,38 +392,23 @@ void deinterleave_q3_k_r4(const uint8_t* y, uint8_t* const* rows) {
     for (int k = 0; k < 4; ++k) {
         uint8_t* x = rows[k];
         std::memcpy(x + 108, y + 2 * k, 2);
-        uint8_t v[16];
-        for (int b = 0; b < 16; ++b) {
-            const int t = 8 * (b / 2) + 4 * (b % 2) + k;
-            v[b] = uint8_t(((y[24 + t % 32] >> (4 * (t / 32))) & 0xF) | (((y[8 + t % 16] >> (2 * (t / 16))) & 3) << 4));
-        }
-        q3_k_pack_scales(v, x + 96);
-        for (int f = 0; f < 8; ++f) {
-            uint32_t w = 0;
-            for (int s = 0; s < 8; ++s) w |= ((load_u32le(y + 56 + 16 * s + 4 * k) >> f) & 0x01010101u) << s;
-            store_u32le(x + 4 * f, w);
-        }
+        for (int j = 0; j < 12; ++j) x[96 + kQ3kScaleOrder[j]] = y[8 + 4 * j + k];
+        bit_rows_from(y + 56 + 4 * k, x, kQ3kHigh);
         two_bit_row_from(y + 184, k, x + 32);
     }
 }
 
 // Q6_K: ql[128] @0, qh[64] @128, int8 scales[16] @192, d @208. Element
 // 128 * n + 32 * j + l (j < 4) has low nibble (j & 1 ? ql[64n + 32 + l]
-// : ql[64n + l]) >> (j >= 2 ? 4 : 0) and high two bits (qh[32n + l] >> 2j) & 3;
-// q6_k_set writes the 6-bit code v there.
-void q6_k_set(uint8_t* x, int e, uint8_t v) {
-    const int n = e / 128, j = (e % 128) / 32, l = e % 32;
-    uint8_t& lo = x[64 * n + 32 * (j & 1) + l];
-    lo = j >= 2 ? uint8_t((lo & 0x0F) | ((v & 0xF) << 4)) : uint8_t((lo & 0xF0) | (v & 0xF));
-    uint8_t& hi = x[128 + 32 * n + l];
-    hi = uint8_t((hi & ~(3 << (2 * j))) | ((v >> 4) << (2 * j)));
-}
-
+// : ql[64n + l]) >> (j >= 2 ? 4 : 0) and high two bits (qh[32n + l] >> 2j) & 3.
+//
 // Q6_K_R4 (840 bytes): the 4 rows' d @0; scales[64] @8 (sub-block s of row
 // k: its two 16-element scales at 8 * s + k and 8 * s + 4 + k); qh[256] @72;
 // ql[512] @328. In sub-block s, ql byte 64 * s + 16 * q + 4 * k + i holds the
 // low nibbles of the kNlPair[q] elements; qh byte 32 * s + 16 * h + 4 * k + i
-// the top two bits of elements (16h + i, 16h + 8 + i, 16h + 4 + i, 16h + 12 + i).
+// the top two bits of elements (16h + i, 16h + 8 + i, 16h + 4 + i, 16h + 12 + i):
+// for each (n, h), the canonical qh rows at 16 h + kQ6kHigh[f] transposed
+// (pair_rows_to), fields j becoming sub-blocks 4 n + j.
 constexpr int kQ6kHigh[4] = {0, 8, 4, 12};
 
 void interleave_q6_k_r4(const uint8_t* const* rows, uint8_t* y) {
@@ -393,20 +419,16 @@ void interleave_q6_k_r4(const uint8_t* const* rows, uint8_t* y) {
             y[8 + 8 * s + k] = x[192 + 2 * s];
             y[8 + 8 * s + 4 + k] = x[192 + 2 * s + 1];
             // Sub-block s: j = s % 4 of half n = s / 4; low nibbles in plane
-            // j / 2 of ql bytes 64 n + 32 (j % 2) ..., high bits at 2j of qh
-            // bytes 128 + 32 n ...
+            // j / 2 of ql bytes 64 n + 32 (j % 2) ...
             const int n = s / 4, j = s % 4;
             const uint8_t* ql = x + 64 * n + 32 * (j % 2);
-            const uint8_t* qh = x + 128 + 32 * n;
             for (int q = 0; q < 4; ++q)
                 store_u32le(y + 328 + 64 * s + 16 * q + 4 * k, pair_nibbles(nibbles(load_u32le(ql + kNlPair[q][0]), j / 2),
                                                                            nibbles(load_u32le(ql + kNlPair[q][1]), j / 2)));
-            for (int h = 0; h < 2; ++h) {
-                uint32_t w = 0;
-                for (int f = 0; f < 4; ++f) w |= ((load_u32le(qh + 16 * h + kQ6kHigh[f]) >> (2 * j)) & 0x03030303u) << (2 * f);
-                store_u32le(y + 72 + 32 * s + 16 * h + 4 * k, w);
-            }
         }
+        for (int n = 0; n < 2; ++n)
+            for (int h = 0; h < 2; ++h)
+                pair_rows_to(x + 128 + 32 * n + 16 * h, kQ6kHigh, y + 72 + 32 * (4 * n) + 16 * h + 4 * k);
     }
 }
 
@@ -417,20 +439,23 @@ void deinterleave_q6_k_r4(const uint8_t* y, uint8_t* const* rows) {
         for (int s = 0; s < 8; ++s) {
             x[192 + 2 * s] = y[8 + 8 * s + k];
             x[192 + 2 * s + 1] = y[8 + 8 * s + 4 + k];
-            uint8_t code[32];
-            for (int q = 0; q < 4; ++q)
-                for (int i = 0; i < 4; ++i) {
-                    const uint8_t b = y[328 + 64 * s + 16 * q + 4 * k + i];
-                    code[kNlPair[q][0] + i] = b & 0xF;
-                    code[kNlPair[q][1] + i] = b >> 4;
-                }
-            for (int h = 0; h < 2; ++h)
-                for (int i = 0; i < 4; ++i) {
-                    const uint8_t b = y[72 + 32 * s + 16 * h + 4 * k + i];
-                    for (int f = 0; f < 4; ++f) code[16 * h + kQ6kHigh[f] + i] |= uint8_t(((b >> (2 * f)) & 3) << 4);
-                }
-            for (int e = 0; e < 32; ++e) q6_k_set(x, 32 * s + e, code[e]);
         }
+        // ql bytes 64 n + 32 m ... hold sub-blocks 4 n + m (low plane) and
+        // 4 n + 2 + m (high plane).
+        for (int n = 0; n < 2; ++n)
+            for (int m = 0; m < 2; ++m) {
+                const uint8_t* lo = y + 328 + 64 * (4 * n + m) + 4 * k;
+                const uint8_t* hi = lo + 64 * 2;
+                uint8_t* ql = x + 64 * n + 32 * m;
+                for (int q = 0; q < 4; ++q) {
+                    const uint32_t a = load_u32le(lo + 16 * q), b = load_u32le(hi + 16 * q);
+                    store_u32le(ql + kNlPair[q][0], pair_nibbles(nibbles(a, 0), nibbles(b, 0)));
+                    store_u32le(ql + kNlPair[q][1], pair_nibbles(nibbles(a, 1), nibbles(b, 1)));
+                }
+            }
+        for (int n = 0; n < 2; ++n)
+            for (int h = 0; h < 2; ++h)
+                pair_rows_from(y + 72 + 32 * (4 * n) + 16 * h + 4 * k, x + 128 + 32 * n + 16 * h, kQ6kHigh);
     }
 }
 
@@ -447,11 +472,6 @@ struct XsNibble {
     int byte, high;
 };
 constexpr XsNibble kXsPair[4][2] = {{{0, 0}, {4, 0}}, {{8, 0}, {12, 0}}, {{0, 1}, {4, 1}}, {{8, 1}, {12, 1}}};
-
-void xs_set(uint8_t* qs, XsNibble n, int i, uint8_t v) {
-    uint8_t& b = qs[n.byte + i];
-    b = n.high ? uint8_t((b & 0x0F) | (v << 4)) : uint8_t((b & 0xF0) | v);
-}
 
 void interleave_iq4_xs_r8(const uint8_t* const* rows, uint8_t* y) {
     std::memset(y + 16, 0, 48);
@@ -486,13 +506,15 @@ void deinterleave_iq4_xs_r8(const uint8_t* y, uint8_t* const* rows) {
             const uint8_t hi = uint8_t((y[16 + t % 16] >> (2 * (t / 16))) & 3);
             x[4 + s / 2] |= uint8_t(lo << (4 * (s % 2)));
             sh = uint16_t(sh | (hi << (2 * s)));
+            // Pairs 0 and 2 hold code bytes 0..7 (low, high nibbles of the
+            // canonical bytes), pairs 1 and 3 code bytes 8..15.
+            const uint8_t* codes = y + 64 + 128 * s + 4 * k;
             uint8_t* qs = x + 8 + 16 * s;
-            for (int q = 0; q < 4; ++q)
-                for (int i = 0; i < 4; ++i) {
-                    const uint8_t b = y[64 + 128 * s + 32 * q + 4 * k + i];
-                    xs_set(qs, kXsPair[q][0], i, b & 0xF);
-                    xs_set(qs, kXsPair[q][1], i, b >> 4);
-                }
+            for (int q = 0; q < 2; ++q) {
+                const uint32_t low = load_u32le(codes + 32 * q), high = load_u32le(codes + 32 * (q + 2));
+                store_u32le(qs + kXsPair[q][0].byte, pair_nibbles(nibbles(low, 0), nibbles(high, 0)));
+                store_u32le(qs + kXsPair[q][1].byte, pair_nibbles(nibbles(low, 1), nibbles(high, 1)));
+            }
         }
         store_u16le(x + 2, sh);
     }
