@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "kernels/common/row_tiles.hpp"
+#include "kernels/x86_64/common/activation_chunk.hpp"
 #include "kernels/x86_64/q32/kernels.hpp"
 #include "kernels/x86_64/common/value_tables.hpp"
 
@@ -33,7 +34,7 @@ typedef uint16_t u16u __attribute__((may_alias, aligned(1)));
 
 constexpr int kRows = 8;      // output rows per tile
 constexpr int kMaxC = 4;      // activation rows per tile
-constexpr int kChunk = 256;   // input blocks per precomputed activation chunk
+using Chunk = ActivationChunk<1024, kMaxC, 256>;  // activation values per chunk (common/activation_chunk.hpp)
 constexpr int kColumns = 8;   // INPUT_BLOCK_MAJOR, few activation rows: blocks per pass over the tiles
 
 struct Tile {
@@ -229,17 +230,17 @@ void precompute(const PackedArgs& a, int64_t i0, int C, int64_t k0, int64_t nb, 
         for (int64_t b = 0; b < nb; ++b) {
             const uint8_t* blk = row + b * kAB;
             const float d = _cvtsh_ss(*reinterpret_cast<const u16u*>(blk));
-            dx[b * kMaxC + c] = d;
+            dx[b * Chunk::stride(C) + c] = d;
             if (offset == 0 && !kQ81) {
-                nc[b * kMaxC + c] = 0;
+                nc[b * Chunk::stride(C) + c] = 0;
                 continue;
             }
             const __m256i q = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(blk + kAQ));
             const __m256i s = _mm256_sad_epu8(_mm256_xor_si256(q, flip), zero);
             const __m128i h = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
             const int64_t sum = _mm_cvtsi128_si64(h) + _mm_extract_epi64(h, 1) - 32 * 128;
-            nc[b * kMaxC + c] = int32_t(-offset * sum);
-            if (kQ81) mx[b * kMaxC + c] = d * float(sum);
+            nc[b * Chunk::stride(C) + c] = int32_t(-offset * sum);
+            if (kQ81) mx[b * Chunk::stride(C) + c] = d * float(sum);
         }
     }
 }
@@ -296,10 +297,10 @@ void tile(const PackedArgs& a, const uint8_t* w0, int64_t sbb, const Tile& t, in
         const uint8_t* xb = x0 + b * kAB + (F::kQ81 ? 4 : 2);
 #pragma GCC unroll 4
         for (int c = 0; c < C; ++c) {
-            const __m256i s = block_dot<F>(W, Wabs, xb + c * xs, nc[b * kMaxC + c]);
-            const __m256 sc = _mm256_mul_ps(dw, _mm256_set1_ps(dx[b * kMaxC + c]));
+            const __m256i s = block_dot<F>(W, Wabs, xb + c * xs, nc[b * Chunk::stride(C) + c]);
+            const __m256 sc = _mm256_mul_ps(dw, _mm256_set1_ps(dx[b * Chunk::stride(C) + c]));
             acc[c] = _mm256_fmadd_ps(sc, _mm256_cvtepi32_ps(s), acc[c]);
-            if constexpr (F::kQ81) acc[c] = _mm256_fmadd_ps(mw, _mm256_set1_ps(mx[b * kMaxC + c]), acc[c]);
+            if constexpr (F::kQ81) acc[c] = _mm256_fmadd_ps(mw, _mm256_set1_ps(mx[b * Chunk::stride(C) + c]), acc[c]);
         }
     }
     const bool add_bias = last && bias != nullptr;
@@ -311,15 +312,16 @@ void tile(const PackedArgs& a, const uint8_t* w0, int64_t sbb, const Tile& t, in
 
 template <class F>
 void run(const PackedArgs& a, int64_t o0, int64_t o1) {
-    alignas(32) float dx[kChunk * kMaxC];
-    alignas(32) int32_t nc[kChunk * kMaxC];
-    alignas(32) float mx[F::kQ81 ? kChunk * kMaxC : 1];
+    alignas(32) float dx[Chunk::kSize];
+    alignas(32) int32_t nc[Chunk::kSize];
+    alignas(32) float mx[F::kQ81 ? Chunk::kSize : 1];
     constexpr int kAB = F::kQ81 ? 36 : 34;
     const int64_t sbb = a.sb, sob = a.so;  // bytes
     for (int64_t i0 = 0; i0 < a.n;) {
         const int C = row_tile_rows<4, 2, 1>(a.n - i0);
-        for (int64_t k0 = 0; k0 < a.bpr; k0 += kChunk) {
-            const int64_t nb = a.bpr - k0 < kChunk ? a.bpr - k0 : kChunk;
+        const int64_t chunk = Chunk::blocks(C);
+        for (int64_t k0 = 0; k0 < a.bpr; k0 += chunk) {
+            const int64_t nb = a.bpr - k0 < chunk ? a.bpr - k0 : chunk;
             precompute<F::kQ81>(a, i0, C, k0, nb, F::kOffset, dx, nc, mx);
             // INPUT_BLOCK_MAJOR with few activation rows (memory-bound):
             // kColumns blocks at a time over every tile, reading the weight in
@@ -332,9 +334,9 @@ void run(const PackedArgs& a, int64_t o0, int64_t o1) {
                 const int64_t nb2 = nb - kb < step ? nb - kb : step;
                 const bool first = k0 + kb == 0, last = k0 + kb + nb2 == a.bpr;
                 const uint8_t* x0 = a.xq + size_t(i0) * a.xq_stride + size_t(k0 + kb) * kAB;
-                const float* dxb = dx + kb * kMaxC;
-                const int32_t* ncb = nc + kb * kMaxC;
-                const float* mxb = F::kQ81 ? mx + kb * kMaxC : mx;
+                const float* dxb = dx + kb * Chunk::stride(C);
+                const int32_t* ncb = nc + kb * Chunk::stride(C);
+                const float* mxb = F::kQ81 ? mx + kb * Chunk::stride(C) : mx;
                 for (int64_t o = o0; o < o1; o += kRows) {
                     const int nr = o1 - o < kRows ? int(o1 - o) : kRows;
                     Tile t;
