@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string_view>
 
 #include "runtime/isa.hpp"
 
@@ -56,20 +57,41 @@ std::string kernel_name(const KernelKey& k) {
 
 namespace {
 
+// Consumes `word` and the '_' after it from the front of `rest`, if there.
+bool take_word(std::string_view& rest, std::string_view word) {
+    if (rest.size() <= word.size() || rest.substr(0, word.size()) != word || rest[word.size()] != '_') return false;
+    rest.remove_prefix(word.size() + 1);
+    return true;
+}
+
 bool parse_base_name(const std::string& name, KernelKey* out) {
     // Format names contain '_' themselves, so match whole words against the
-    // tables instead of splitting.
-    for (const FormatTraits& w : all_formats())
+    // tables instead of splitting: each coordinate in turn, in the order
+    // kernel_name writes them, so the first key whose name is `name` wins
+    // (as comparing with kernel_name of every key would, without building
+    // its 100 000-odd names: that took minutes per registry under qemu).
+    std::string_view all(name);
+    const std::string_view prefix = "matmul_wt_";
+    if (all.substr(0, prefix.size()) != prefix) return false;
+    all.remove_prefix(prefix.size());
+    for (const FormatTraits& w : all_formats()) {
+        std::string_view after_w = all;
+        if (!take_word(after_w, lower(w.name))) continue;
         for (LayoutClass c : {LayoutClass::BlockedRowMajor, LayoutClass::BlockedInputMajor, LayoutClass::Contiguous,
-                              LayoutClass::Strided})
-            for (const FormatTraits& a : all_formats())
-                for (const IsaInfo& i : isa_table()) {
-                    const KernelKey k{Op::MatmulWt, w.id, c, a.id, i.isa};
-                    if (kernel_name(k) == name) {
-                        *out = k;
+                              LayoutClass::Strided}) {
+            std::string_view after_c = after_w;
+            if (!take_word(after_c, layout_tag(c))) continue;
+            for (const FormatTraits& a : all_formats()) {
+                std::string_view after_a = after_c;
+                if (!take_word(after_a, lower(a.name))) continue;
+                for (const IsaInfo& i : isa_table())
+                    if (after_a == isa_tag(i.isa)) {
+                        *out = KernelKey{Op::MatmulWt, w.id, c, a.id, i.isa};
                         return true;
                     }
-                }
+            }
+        }
+    }
     return false;
 }
 

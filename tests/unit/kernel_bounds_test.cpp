@@ -79,19 +79,22 @@ TEST_P(KernelBounds, NoAccessOutsideTheBuffersAtEitherEnd) {
     const TestWeight w(f, test::rows_for(f, 37), 3, k.key.layout, 77, /*random_blocks=*/f.block_quantized);
     if (w.view.layout.layout_class() != k.key.layout) GTEST_SKIP() << "no such layout at this shape";
     int runs = 0;
-    for (const bool at_end : {true, false}) {
-        for (int64_t n : {1, 2, 5, 11, 17}) {
-            GuardedBuffer wb(w.view.nbytes, at_end), xb(sizeof(float) * size_t(n * w.in), at_end),
-                yb(sizeof(float) * size_t(n * w.out), at_end), bb(sizeof(float) * size_t(w.out), at_end);
+    for (int64_t n : {1, 2, 5, 11, 17}) {
+        // y from unguarded copies of the same inputs, once for both placements.
+        std::vector<float> x(size_t(n * w.in)), bias(size_t(w.out)), want(size_t(n * w.out));
+        sample_weight(x.data(), n, w.in, 300 + uint64_t(n));
+        for (int64_t o = 0; o < w.out; ++o) bias[size_t(o)] = 0.125f * float(o % 7);
+        run_with_kernel(k, w.view, x.data(), n, w.in, bias.data(), want.data(), w.out);
+        for (const bool at_end : {true, false}) {
+            GuardedBuffer wb(w.view.nbytes, at_end), xb(sizeof(float) * x.size(), at_end),
+                yb(sizeof(float) * want.size(), at_end), bb(sizeof(float) * bias.size(), at_end);
             ASSERT_NE(wb.data(), nullptr);
             ASSERT_NE(xb.data(), nullptr);
             ASSERT_NE(yb.data(), nullptr);
             ASSERT_NE(bb.data(), nullptr);
             const View gw = guarded_copy(w.view, wb);
-            sample_weight(xb.floats(), n, w.in, 300 + uint64_t(n));
-            for (int64_t o = 0; o < w.out; ++o) bb.floats()[o] = 0.125f * float(o % 7);
-            std::vector<float> want(size_t(n * w.out));
-            run_with_kernel(k, w.view, xb.floats(), n, w.in, bb.floats(), want.data(), w.out);
+            std::memcpy(xb.data(), x.data(), sizeof(float) * x.size());
+            std::memcpy(bb.data(), bias.data(), sizeof(float) * bias.size());
             run_with_kernel(k, gw, xb.floats(), n, w.in, bb.floats(), yb.floats(), w.out);
             ASSERT_EQ(std::memcmp(want.data(), yb.floats(), want.size() * sizeof(float)), 0)
                 << k.name << " n=" << n << (at_end ? " (buffers ending at a guard page)" : " (after a guard page)");

@@ -9,7 +9,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +17,7 @@
 #include "formats/format.hpp"
 #include "formats/tensor_codec.hpp"
 #include "runtime/pool_cache.hpp"
+#include "support/emulator.hpp"
 
 namespace skn_core {
 namespace {
@@ -72,7 +72,7 @@ TEST(PoolCache, KeepsAtMostMaxIdlePools) {
 }
 
 TEST(PoolCache, AForkedChildStartsItsOwnPools) {
-    if (const char* emulator = std::getenv("SKN_EMULATOR"); emulator != nullptr && *emulator != '\0')
+    if (const char* emulator = test::emulator())
         GTEST_SKIP() << "under " << emulator
                      << ": qemu-user aborts (cpu == current_cpu) when a forked child of a threaded process starts threads";
     PoolCache cache;
