@@ -28,6 +28,12 @@ void register_aarch64_grid_kernels(Registry& r) {
     add(FormatId::IQ3_S, SKN_ISA_NEON, packed_entry<ka::grid_iq3_s_q8_k_neon>);
     add(FormatId::IQ1_S, SKN_ISA_NEON, packed_entry<ka::grid_iq1_s_q8_k_neon>);
     add(FormatId::IQ1_M, SKN_ISA_NEON, packed_entry<ka::grid_iq1_m_q8_k_neon>);
+    // The row-interleaved twins (grid/r4_body.inc): the canonical formats'
+    // tiers and task size (a multiple of the 4-row block row).
+    add(FormatId::IQ2_XXS_R4, SKN_ISA_NEON_DOTPROD, packed_entry<ka::grid_iq2_xxs_r4_q8_k_neondotprod>);
+    add(FormatId::IQ3_XXS_R4, SKN_ISA_NEON_DOTPROD, packed_entry<ka::grid_iq3_xxs_r4_q8_k_neondotprod>);
+    add(FormatId::IQ2_XXS_R4, SKN_ISA_NEON, packed_entry<ka::grid_iq2_xxs_r4_q8_k_neon>);
+    add(FormatId::IQ3_XXS_R4, SKN_ISA_NEON, packed_entry<ka::grid_iq3_xxs_r4_q8_k_neon>);
 }
 
 }  // namespace skn_core
