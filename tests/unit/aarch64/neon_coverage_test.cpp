@@ -42,7 +42,7 @@ constexpr FormatId kNeonFastFormats[] = {FormatId::Q4_0, FormatId::Q8_0, FormatI
                                          FormatId::Q4_K_R4, FormatId::Q5_K_R4, FormatId::Q6_K_R4,
                                          FormatId::Q2_K_R4, FormatId::Q3_K_R4,
                                          FormatId::IQ2_XXS_R4, FormatId::IQ3_XXS_R4, FormatId::IQ2_XS_R4,
-                                         FormatId::IQ2_S_R4};
+                                         FormatId::IQ2_S_R4, FormatId::IQ3_S_R4};
 
 bool listed(FormatId f) {
     return std::find(std::begin(kNeonFastFormats), std::end(kNeonFastFormats), f) != std::end(kNeonFastFormats);

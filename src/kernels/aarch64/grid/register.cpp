@@ -41,6 +41,7 @@ void register_aarch64_grid_kernels(Registry& r) {
          packed_entry<ka::grid_iq3_xxs_r4_q8_k_neon>},
         {FormatId::IQ2_XS_R4, packed_entry<ka::grid_iq2_xs_r4_q8_k_neondotprod>, packed_entry<ka::grid_iq2_xs_r4_q8_k_neon>},
         {FormatId::IQ2_S_R4, packed_entry<ka::grid_iq2_s_r4_q8_k_neondotprod>, packed_entry<ka::grid_iq2_s_r4_q8_k_neon>},
+        {FormatId::IQ3_S_R4, packed_entry<ka::grid_iq3_s_r4_q8_k_neondotprod>, packed_entry<ka::grid_iq3_s_r4_q8_k_neon>},
     };
     for (const R4Twin& t : r4_twins) {
         add(t.f, SKN_ISA_NEON_DOTPROD, t.dotprod);
