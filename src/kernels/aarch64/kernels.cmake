@@ -53,6 +53,10 @@ skn_add_kernel_tier(skn_core superblock neondotprod ${_a64}/superblock/neondotpr
 skn_add_kernel_tier(skn_core grid neon ${_a64}/grid/neon.cpp OPTIONS -ffp-contract=off -fno-schedule-insns)
 skn_add_kernel_tier(skn_core grid neondotprod ${_a64}/grid/neondotprod.cpp
   OPTIONS -ffp-contract=off -fno-schedule-insns)
+# The grid twins (grid/r4_body.inc), units of their own, flags as the canonical ones'.
+skn_add_kernel_tier(skn_core grid neon ${_a64}/grid/neon_r4.cpp OPTIONS -ffp-contract=off -fno-schedule-insns)
+skn_add_kernel_tier(skn_core grid neondotprod ${_a64}/grid/neondotprod_r4.cpp
+  OPTIONS -ffp-contract=off -fno-schedule-insns)
 
 # The ternary accumulation contract (low_bit/kernels.hpp) likewise.
 skn_add_kernel_tier(skn_core low_bit neon ${_a64}/low_bit/neon.cpp OPTIONS -ffp-contract=off)

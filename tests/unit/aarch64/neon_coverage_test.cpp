@@ -27,7 +27,7 @@ namespace {
 // grid: src/kernels/aarch64/grid; ternary and low-bit (Q1_0, Q2_0):
 // src/kernels/aarch64/low_bit; the row-interleaved Q4_0_R8, Q8_0_R8, MXFP4_R8, IQ4_NL_R4, Q5_0_R4:
 // src/kernels/aarch64/q32 (r8_body.inc), IQ4_XS_R8: superblock (xs_r8_body.inc), Q2_K_R4 .. Q6_K_R4:
-// superblock (r4_body.inc), BF16_R16 (blocked, BF16 activations): dense (r16_body.inc).
+// superblock (r4_body.inc), IQ2_XXS_R4 .. IQ3_S_R4: grid (r4_body.inc), BF16_R16 (blocked, BF16 activations): dense (r16_body.inc).
 // Not listed: Q8_1 and Q8_K, the activation formats, which have no fast kernels as weights on any ISA.
 constexpr FormatId kNeonFastFormats[] = {FormatId::Q4_0, FormatId::Q8_0, FormatId::IQ4_NL, FormatId::Q5_0,
                                          FormatId::Q4_1, FormatId::Q5_1, FormatId::Q4_K, FormatId::Q6_K,
@@ -40,7 +40,9 @@ constexpr FormatId kNeonFastFormats[] = {FormatId::Q4_0, FormatId::Q8_0, FormatI
                                          FormatId::Q4_0_R8, FormatId::Q8_0_R8, FormatId::MXFP4_R8, FormatId::IQ4_NL_R4,
                                          FormatId::Q5_0_R4, FormatId::IQ4_XS_R8, FormatId::BF16_R16,
                                          FormatId::Q4_K_R4, FormatId::Q5_K_R4, FormatId::Q6_K_R4,
-                                         FormatId::Q2_K_R4, FormatId::Q3_K_R4};
+                                         FormatId::Q2_K_R4, FormatId::Q3_K_R4,
+                                         FormatId::IQ2_XXS_R4, FormatId::IQ3_XXS_R4, FormatId::IQ2_XS_R4,
+                                         FormatId::IQ2_S_R4, FormatId::IQ3_S_R4};
 
 bool listed(FormatId f) {
     return std::find(std::begin(kNeonFastFormats), std::end(kNeonFastFormats), f) != std::end(kNeonFastFormats);

@@ -40,4 +40,17 @@ SKN_GRID_DECLARE(neondotprod)
 SKN_GRID_DECLARE(neon)
 #undef SKN_GRID_DECLARE
 
+// The row-interleaved twins (grid/r4_body.inc, units grid/<tier>_r4.cpp):
+// one block row (4 output rows) per tile, the same accumulation order, so
+// each gives its canonical format's bits at the same tier.
+#define SKN_GRID_R4_DECLARE(tier)                                                  \
+    void grid_iq2_xxs_r4_q8_k_##tier(const PackedArgs& a, int64_t o0, int64_t o1); \
+    void grid_iq3_xxs_r4_q8_k_##tier(const PackedArgs& a, int64_t o0, int64_t o1); \
+    void grid_iq2_xs_r4_q8_k_##tier(const PackedArgs& a, int64_t o0, int64_t o1);  \
+    void grid_iq2_s_r4_q8_k_##tier(const PackedArgs& a, int64_t o0, int64_t o1);   \
+    void grid_iq3_s_r4_q8_k_##tier(const PackedArgs& a, int64_t o0, int64_t o1);
+SKN_GRID_R4_DECLARE(neondotprod)
+SKN_GRID_R4_DECLARE(neon)
+#undef SKN_GRID_R4_DECLARE
+
 }  // namespace skn_core::kernels::aarch64

@@ -28,6 +28,25 @@ void register_aarch64_grid_kernels(Registry& r) {
     add(FormatId::IQ3_S, SKN_ISA_NEON, packed_entry<ka::grid_iq3_s_q8_k_neon>);
     add(FormatId::IQ1_S, SKN_ISA_NEON, packed_entry<ka::grid_iq1_s_q8_k_neon>);
     add(FormatId::IQ1_M, SKN_ISA_NEON, packed_entry<ka::grid_iq1_m_q8_k_neon>);
+    // The row-interleaved twins (grid/r4_body.inc): the canonical formats'
+    // tiers and task size (a multiple of the 4-row block row).
+    struct R4Twin {
+        FormatId f;
+        MatmulKernelFn dotprod, neon;
+    };
+    const R4Twin r4_twins[] = {
+        {FormatId::IQ2_XXS_R4, packed_entry<ka::grid_iq2_xxs_r4_q8_k_neondotprod>,
+         packed_entry<ka::grid_iq2_xxs_r4_q8_k_neon>},
+        {FormatId::IQ3_XXS_R4, packed_entry<ka::grid_iq3_xxs_r4_q8_k_neondotprod>,
+         packed_entry<ka::grid_iq3_xxs_r4_q8_k_neon>},
+        {FormatId::IQ2_XS_R4, packed_entry<ka::grid_iq2_xs_r4_q8_k_neondotprod>, packed_entry<ka::grid_iq2_xs_r4_q8_k_neon>},
+        {FormatId::IQ2_S_R4, packed_entry<ka::grid_iq2_s_r4_q8_k_neondotprod>, packed_entry<ka::grid_iq2_s_r4_q8_k_neon>},
+        {FormatId::IQ3_S_R4, packed_entry<ka::grid_iq3_s_r4_q8_k_neondotprod>, packed_entry<ka::grid_iq3_s_r4_q8_k_neon>},
+    };
+    for (const R4Twin& t : r4_twins) {
+        add(t.f, SKN_ISA_NEON_DOTPROD, t.dotprod);
+        add(t.f, SKN_ISA_NEON, t.neon);
+    }
 }
 
 }  // namespace skn_core
