@@ -68,20 +68,32 @@ void quantize_row_q8_0_avx2(const float* src, int64_t n, uint8_t* dst) {
 
 void quantize_row_q8_k_avx2(const float* src, int64_t n, uint8_t* dst) {
     constexpr int kQs = 4, kBsums = 260, kBytes = 292;
+    const __m256i ones8 = _mm256_set1_epi8(1);
+    const __m256i ones16 = _mm256_set1_epi16(1);
     for (int64_t b = 0; b < n / 256; ++b, src += 256, dst += kBytes) {
-        __m256 amax_v = _mm256_setzero_ps();
-        for (int k = 0; k < 32; ++k) amax_v = _mm256_max_ps(amax_v, abs_ps(_mm256_loadu_ps(src + 8 * k)));
-        const float amax = hmax(amax_v);
+        // Four independent max chains: one chain of 32 dependent maxes was
+        // most of a 4096-element row's time.
+        __m256 m[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+        for (int k = 0; k < 32; ++k) m[k % 4] = _mm256_max_ps(m[k % 4], abs_ps(_mm256_loadu_ps(src + 8 * k)));
+        const float amax = hmax(_mm256_max_ps(_mm256_max_ps(m[0], m[1]), _mm256_max_ps(m[2], m[3])));
         if (amax == 0.0f) {
             std::memset(dst, 0, kBytes);
             continue;
         }
         // The signed value of the first element of largest magnitude.
+        const __m256 vmax = _mm256_set1_ps(amax);
         int first = 0;
-        while (!(src[first] == amax || src[first] == -amax)) ++first;
+        for (int k = 0; k < 32; ++k) {
+            const int hit = _mm256_movemask_ps(_mm256_cmp_ps(abs_ps(_mm256_loadu_ps(src + 8 * k)), vmax, _CMP_EQ_OQ));
+            if (hit != 0) {
+                first = 8 * k + __builtin_ctz(unsigned(hit));
+                break;
+            }
+        }
         const float inv = -127.0f / src[first];
         const __m256 vinv = _mm256_set1_ps(inv);
-        for (int g = 0; g < 8; ++g) {  // 32 elements: 32 codes and two 16-element sums
+        __m256i quads[8];  // per 32 elements: the sums of each 4 consecutive codes
+        for (int g = 0; g < 8; ++g) {
             __m256i q[4];
             for (int k = 0; k < 4; ++k) {
                 // Round to nearest even, as the scalar magic-number rounding
@@ -90,16 +102,21 @@ void quantize_row_q8_k_avx2(const float* src, int64_t n, uint8_t* dst) {
                 const __m256i r = _mm256_cvtps_epi32(_mm256_mul_ps(vinv, _mm256_loadu_ps(src + 32 * g + 8 * k)));
                 q[k] = _mm256_min_epi32(r, _mm256_set1_epi32(127));
             }
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + kQs + 32 * g), low_bytes(q[0], q[1], q[2], q[3]));
-            for (int h = 0; h < 2; ++h) {
-                const __m256i s = _mm256_add_epi32(q[2 * h], q[2 * h + 1]);
-                __m128i t = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
-                t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4e));
-                t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xb1));
-                const uint16_t sum = uint16_t(int16_t(_mm_cvtsi128_si32(t)));
-                std::memcpy(dst + kBsums + 2 * (2 * g + h), &sum, 2);
-            }
+            const __m256i codes = low_bytes(q[0], q[1], q[2], q[3]);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + kQs + 32 * g), codes);
+            quads[g] = _mm256_madd_epi16(_mm256_maddubs_epi16(ones8, codes), ones16);
         }
+        // The 16-element sums: two rounds of hadd leave, per group of four
+        // groups g, bsum 2g in the low 128 bits and 2g + 1 in the high ones
+        // (|sum| <= 16 * 127, exact in int16); then interleaved into order.
+        __m256i h[2];
+        for (int t = 0; t < 2; ++t)
+            h[t] = _mm256_hadd_epi32(_mm256_hadd_epi32(quads[4 * t], quads[4 * t + 1]),
+                                     _mm256_hadd_epi32(quads[4 * t + 2], quads[4 * t + 3]));
+        const __m256i packed = _mm256_packs_epi32(h[0], h[1]);  // low: even bsums, high: odd ones
+        const __m128i even = _mm256_castsi256_si128(packed), odd = _mm256_extracti128_si256(packed, 1);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + kBsums), _mm_unpacklo_epi16(even, odd));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + kBsums + 16), _mm_unpackhi_epi16(even, odd));
         const float d = 1.0f / inv;
         std::memcpy(dst, &d, 4);
     }
