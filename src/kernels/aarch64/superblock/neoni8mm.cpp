@@ -50,52 +50,9 @@ inline int32x4_t dot16(int32x4_t acc, int8x16_t w, int8x16_t x) { return vdotq_s
 }  // namespace
 
 #include "kernels/aarch64/superblock/body.inc"
+#include "kernels/aarch64/superblock/pair_chunk.inc"
 
 namespace {
-
-constexpr int kPairs = 2;           // activation row pairs per tile
-// Small enough that the contract tests' 5-block rows cross a chunk boundary;
-// the partial sums' store and reload per chunk is small next to 4 blocks.
-constexpr int kSbChunk = 4;         // super-blocks per interleaved activation chunk
-constexpr int kGroupBytes = 64;     // 32 codes of an activation pair in SMMLA order
-
-// Activation pairs of a chunk, in the order the tile reads them with one
-// post-indexed pointer: per super-block, per 32-element group G (8), the P
-// pairs' 64 bytes (slice s of row a, then slice s of row b; s = 0..3).
-struct PairChunk {
-    alignas(16) int8_t x[kSbChunk][8][kPairs][kGroupBytes];
-};
-
-inline int8x16_t zip_lo(int8x16_t a, int8x16_t b) {
-    return vreinterpretq_s8_s64(vzip1q_s64(vreinterpretq_s64_s8(a), vreinterpretq_s64_s8(b)));
-}
-
-inline int8x16_t zip_hi(int8x16_t a, int8x16_t b) {
-    return vreinterpretq_s8_s64(vzip2q_s64(vreinterpretq_s64_s8(a), vreinterpretq_s64_s8(b)));
-}
-
-// Pairs i0 / 2 .. i0 / 2 + P - 1 of super-blocks k0 .. k0 + nb - 1; a tile
-// of P pairs reads the first P of each group's kPairs slots, packed densely
-// (group stride P * 64 bytes).
-void interleave(const PackedArgs& a, int64_t i0, int P, int64_t k0, int64_t nb, PairChunk& ch) {
-    for (int p = 0; p < P; ++p) {
-        const uint8_t* ra = a.xq + size_t(i0 + 2 * p) * a.xq_stride + size_t(k0) * kQ8kBytes + kQ8kQs;
-        const uint8_t* rb = ra + a.xq_stride;
-        for (int64_t b = 0; b < nb; ++b) {
-            const int8_t* qa = reinterpret_cast<const int8_t*>(ra + b * kQ8kBytes);
-            const int8_t* qb = reinterpret_cast<const int8_t*>(rb + b * kQ8kBytes);
-            int8_t* sb = &ch.x[b][0][0][0];
-            for (int g = 0; g < 8; ++g) {
-                int8_t* dst = sb + (g * P + p) * kGroupBytes;
-                for (int t = 0; t < 2; ++t) {
-                    const int8x16_t va = vld1q_s8(qa + 32 * g + 16 * t), vb = vld1q_s8(qb + 32 * g + 16 * t);
-                    vst1q_s8(dst + 32 * t, zip_lo(va, vb));
-                    vst1q_s8(dst + 32 * t + 16, zip_hi(va, vb));
-                }
-            }
-        }
-    }
-}
 
 // The walks' per-group lambdas must inline like the SKN_KQ_INLINE helpers.
 #define SKN_KQ_LAMBDA __attribute__((always_inline))
