@@ -180,8 +180,8 @@ struct I8Q5KR4 {
 };
 
 // Q6_K_R4: groups of 16 elements, two per sub-block (h). The Abel
-// differences come per sub-block from two 8-byte loads (groups 2S, 2S + 1
-// and the next two), one SSUBL. The top bits: qh vector h holds q = h's
+// differences of four groups come from two 16-byte loads (the groups and
+// the next four, or the last four shifted in zeros) and SSUBL / SSUBL2. The top bits: qh vector h holds q = h's
 // fields 0 (low nibbles), 1 (high) and q = h + 2's fields 2, 3, so it is
 // zipped with itself shifted right by 4: both halves find theirs at fields
 // 0, 1. The operands are 4 (v - 32): ((v ^ 32) << 2) in a byte (qh ^ 0xAA
@@ -197,17 +197,14 @@ struct I8Q6KR4 {
         SKN_R4_INLINE explicit Abel(const uint8_t* block) : p(block + Q6KR4::kScales) {}
         template <int G>
         SKN_R4_INLINE void factors(int32x4_t (&c)[2]) const {
-            constexpr int at = 8 * (G / 2);  // groups G & ~1, G | 1
-            const int8x8_t sc = vld1_s8(reinterpret_cast<const int8_t*>(p + at));
-            int8x8_t next;
-            if constexpr (G / 2 < 7) {
-                next = vld1_s8(reinterpret_cast<const int8_t*>(p + at + 4));
-            } else {  // the last group's successor is 0
-                uint32_t u;
-                std::memcpy(&u, p + at + 4, 4);
-                next = vreinterpret_s8_u32(vset_lane_u32(u, vdup_n_u32(0), 0));
-            }
-            pair_factors<G>(vsubl_s8(sc, next), c);
+            constexpr int at = 16 * (G / 4);  // groups G & ~3 .. G | 3
+            const int8x16_t sc = vld1q_s8(reinterpret_cast<const int8_t*>(p + at));
+            int8x16_t next;
+            if constexpr (G < 12)
+                next = vld1q_s8(reinterpret_cast<const int8_t*>(p + at + 4));
+            else  // the last group's successor is 0
+                next = vextq_s8(sc, vdupq_n_s8(0), 4);
+            pair_factors<G>(G % 4 < 2 ? vsubl_s8(vget_low_s8(sc), vget_low_s8(next)) : vsubl_high_s8(sc, next), c);
         }
     };
     struct Raw {
