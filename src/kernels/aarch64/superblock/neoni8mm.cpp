@@ -57,10 +57,6 @@ namespace {
 // The walks' per-group lambdas must inline like the SKN_KQ_INLINE helpers.
 #define SKN_KQ_LAMBDA __attribute__((always_inline))
 
-// Post-indexed loads in asm: GCC folds no pointer increment into LD1 / LD4.
-template <int N>
-using Bytes = const uint8_t (*)[N];
-
 // 32 bytes of two weight rows as four 8-byte slices, one row per lane:
 // register s = (bytes 8s..8s+7 of row 0, the same of row 1). Single-
 // structure LD4 of 8-byte lanes: no ZIP. Both pointers advance by 32.
@@ -71,27 +67,6 @@ SKN_KQ_INLINE uint8x16x4_t ld4_rows(const uint8_t*& p0, const uint8_t*& p1) {
         : "=&w"(v), "+r"(p0), "+r"(p1)
         : "m"(*Bytes<32>(p0)), "m"(*Bytes<32>(p1)));
     return v;
-}
-
-// The P activation pairs' 32-element group (4 slices each); the pointer
-// advances by P * 64. Two pairs come in by four LDP of separate registers:
-// as two LD1 register quads GCC gave both quads the same four registers and
-// copied one out.
-template <int P>
-SKN_KQ_INLINE void ld_act(const int8_t*& x, int8x16_t (&v)[kPairs][4]) {
-    if constexpr (P == 1) {
-        int8x16x4_t q;
-        asm("ld1 {%S0.16b, %T0.16b, %U0.16b, %V0.16b}, [%1], #64" : "=w"(q), "+r"(x) : "m"(*Bytes<64>(x)));
-        for (int t = 0; t < 4; ++t) v[0][t] = q.val[t];
-    } else {
-        asm("ldp %q[a2], %q[a3], [%[x], #32]\n\t"
-            "ldp %q[b0], %q[b1], [%[x], #64]\n\t"
-            "ldp %q[b2], %q[b3], [%[x], #96]\n\t"
-            "ldp %q[a0], %q[a1], [%[x]], #128"
-            : [a0] "=w"(v[0][0]), [a1] "=w"(v[0][1]), [a2] "=w"(v[0][2]), [a3] "=w"(v[0][3]), [b0] "=w"(v[1][0]),
-              [b1] "=w"(v[1][1]), [b2] "=w"(v[1][2]), [b3] "=w"(v[1][3]), [x] "+r"(x)
-            : "m"(*Bytes<128>(x)));
-    }
 }
 
 // The running sums of a row pair against P activation pairs (lanes: act a .

@@ -57,34 +57,11 @@ namespace {
 
 #define SKN_R4_INLINE [[gnu::always_inline]] inline
 
-// Post-indexed loads in asm: GCC folds no pointer increment into LD1.
-template <int N>
-using Bytes = const uint8_t (*)[N];
-
 // 64 bytes at p as 4 vectors; p advances by 64.
 SKN_R4_INLINE void ld1x4(const uint8_t*& p, uint8x16_t (&q)[4]) {
     uint8x16x4_t v;
     asm("ld1 {%S0.16b, %T0.16b, %U0.16b, %V0.16b}, [%1], #64" : "=w"(v), "+r"(p) : "m"(*Bytes<64>(p)));
     for (int t = 0; t < 4; ++t) q[t] = v.val[t];
-}
-
-// The P activation pairs' slices of one sub-block: x[q][t] = slice t of
-// pair q (superblock/pair_chunk.inc); x advances by P * 64.
-template <int P>
-SKN_R4_INLINE void ld_act(const int8_t*& x, int8x16_t (&v)[kPairs][4]) {
-    if constexpr (P == 1) {
-        int8x16x4_t q;
-        asm("ld1 {%S0.16b, %T0.16b, %U0.16b, %V0.16b}, [%1], #64" : "=w"(q), "+r"(x) : "m"(*Bytes<64>(x)));
-        for (int t = 0; t < 4; ++t) v[0][t] = q.val[t];
-    } else {
-        asm("ldp %q[a2], %q[a3], [%[x], #32]\n\t"
-            "ldp %q[b0], %q[b1], [%[x], #64]\n\t"
-            "ldp %q[b2], %q[b3], [%[x], #96]\n\t"
-            "ldp %q[a0], %q[a1], [%[x]], #128"
-            : [a0] "=w"(v[0][0]), [a1] "=w"(v[0][1]), [a2] "=w"(v[0][2]), [a3] "=w"(v[0][3]), [b0] "=w"(v[1][0]),
-              [b1] "=w"(v[1][1]), [b2] "=w"(v[1][2]), [b3] "=w"(v[1][3]), [x] "+r"(x)
-            : "m"(*Bytes<128>(x)));
-    }
 }
 
 // Rows 2 rp, 2 rp + 1 of two twin vectors a, b (32-bit lane k: row k's 4
@@ -106,6 +83,13 @@ SKN_R4_INLINE void pair_factors(int16x8_t d, int32x4_t (&c)[2]) {
     c[0] = vmovl_s16(vget_low_s16(z));
     c[1] = vmovl_high_s16(z);
 }
+
+// A sub-block's raw bytes: the 4 code vectors and, for Q5_K_R4 / Q6_K_R4,
+// per half h the two vectors its fifth / top bits are zipped from.
+struct RawSub {
+    uint8x16_t q[4];
+    uint8x16_t h[2][2];
+};
 
 // Per format: F (the r4_formats.inc struct), kFracBits (S comes as
 // S * 2^kFracBits), Abel (the scales' differences
@@ -131,15 +115,12 @@ struct I8Q4KR4 {
     using F = Q4KR4;
     static constexpr int kFracBits = 0;
     using Abel = K4Abel;
-    struct Raw {
-        uint8x16_t q[4];
-    };
     template <int S>
-    SKN_R4_INLINE static void load(const uint8_t*, const uint8_t*& codes, Raw& r) {
+    SKN_R4_INLINE static void load(const uint8_t*, const uint8_t*& codes, RawSub& r) {
         ld1x4(codes, r.q);
     }
     template <int rp, int h>
-    SKN_R4_INLINE static void operands(const Raw& raw, int8x16_t& w0, int8x16_t& w1) {
+    SKN_R4_INLINE static void operands(const RawSub& raw, int8x16_t& w0, int8x16_t& w1) {
         const uint8x16_t z = rows_of<rp>(raw.q[h], raw.q[h + 2]);
         w0 = vreinterpretq_s8_u8(vandq_u8(z, vdupq_n_u8(0x0F)));
         w1 = vreinterpretq_s8_u8(vshrq_n_u8(z, 4));
@@ -155,12 +136,8 @@ struct I8Q5KR4 {
     using F = Q5KR4;
     static constexpr int kFracBits = 0;
     using Abel = K4Abel;
-    struct Raw {
-        uint8x16_t q[4];
-        uint8x16_t h[2][2];  // [h]: the two halves' qh, pre-shifted
-    };
     template <int S>
-    SKN_R4_INLINE static void load(const uint8_t* p, const uint8_t*& codes, Raw& r) {
+    SKN_R4_INLINE static void load(const uint8_t* p, const uint8_t*& codes, RawSub& r) {
         ld1x4(codes, r.q);
         const uint8x16_t qh = vld1q_u8(p + F::kHigh + 16 * S);
         r.h[0][0] = vshlq_n_u8(qh, 4);
@@ -169,7 +146,7 @@ struct I8Q5KR4 {
         r.h[1][1] = vshrq_n_u8(qh, 2);
     }
     template <int rp, int h>
-    SKN_R4_INLINE static void operands(const Raw& raw, int8x16_t& w0, int8x16_t& w1) {
+    SKN_R4_INLINE static void operands(const RawSub& raw, int8x16_t& w0, int8x16_t& w1) {
         const uint8x16_t b4 = vdupq_n_u8(0x10);
         const uint8x16_t z = rows_of<rp>(raw.q[h], raw.q[h + 2]);
         const uint8x16_t zh = rows_of<rp>(raw.h[h][0], raw.h[h][1]);
@@ -207,12 +184,9 @@ struct I8Q6KR4 {
             pair_factors<G>(G % 4 < 2 ? vsubl_s8(vget_low_s8(sc), vget_low_s8(next)) : vsubl_high_s8(sc, next), c);
         }
     };
-    struct Raw {
-        uint8x16_t q[4];
-        uint8x16_t h[2][2];  // [h]: qh ^ 0xAA, and that >> 4
-    };
+    // h[h]: qh vector h ^ 0xAA, and that >> 4.
     template <int S>
-    SKN_R4_INLINE static void load(const uint8_t* p, const uint8_t*& codes, Raw& r) {
+    SKN_R4_INLINE static void load(const uint8_t* p, const uint8_t*& codes, RawSub& r) {
         ld1x4(codes, r.q);
         const uint8x16_t flip = vdupq_n_u8(0xAA);
         for (int h = 0; h < 2; ++h) {
@@ -221,7 +195,7 @@ struct I8Q6KR4 {
         }
     }
     template <int rp, int h>
-    SKN_R4_INLINE static void operands(const Raw& raw, int8x16_t& w0, int8x16_t& w1) {
+    SKN_R4_INLINE static void operands(const RawSub& raw, int8x16_t& w0, int8x16_t& w1) {
         const uint8x16_t z = rows_of<rp>(raw.q[h], raw.q[h + 2]);
         const uint8x16_t zh = rows_of<rp>(raw.h[h][0], raw.h[h][1]);
         w0 = vreinterpretq_s8_u8(vsliq_n_u8(vshlq_n_u8(z, 2), zh, 6));
@@ -247,7 +221,7 @@ SKN_R4_INLINE void block_s(const uint8_t* p, const int8_t* x, int32x4_t (&s)[2][
     r4_each<8>([&](auto S) SKN_TILE_INLINE {
         int8x16_t xa[kPairs][4];
         ld_act<P>(x, xa);
-        typename D::Raw raw;
+        RawSub raw;
         D::template load<S>(p, codes, raw);
         r4_each<2>([&](auto h) SKN_TILE_INLINE {
             int32x4_t c[2];
