@@ -40,6 +40,9 @@ skn_add_kernel_tier(skn_core superblock neondotprod ${_a64}/superblock/neondotpr
 # activation loads (superblock/neoni8mm.cpp, docs/kernels/neon.md).
 skn_add_kernel_tier(skn_core superblock neoni8mm ${_a64}/superblock/neoni8mm.cpp
   OPTIONS -ffp-contract=off -fno-schedule-insns)
+# The K-quant twins' SMMLA kernels (superblock/neoni8mm_r4.cpp), flags as the canonical ones'.
+skn_add_kernel_tier(skn_core superblock neoni8mm ${_a64}/superblock/neoni8mm_r4.cpp
+  OPTIONS -ffp-contract=off -fno-schedule-insns)
 # IQ4_XS_R8 (superblock/xs_r8_body.inc), flags as the q32 twins'.
 skn_add_kernel_tier(skn_core superblock neon ${_a64}/superblock/neon_xs_r8.cpp
   OPTIONS -ffp-contract=off -fno-schedule-insns)

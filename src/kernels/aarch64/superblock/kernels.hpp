@@ -54,8 +54,9 @@ void kq_iq4_xs_q8_k_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 void kq_iq4_xs_r8_q8_k_neondotprod(const PackedArgs& a, int64_t o0, int64_t o1);
 void kq_iq4_xs_r8_q8_k_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 // The row-interleaved twins (superblock/r4_body.inc): one block row (4
-// output rows) per tile, by-element SDOT (neondotprod, also registered at
-// neoni8mm) or SMLAL (neon); y equals the canonical format's bit for bit.
+// output rows) per tile, by-element SDOT (neondotprod; also registered at
+// neoni8mm for Q2_K_R4 and Q3_K_R4) or SMLAL (neon); y equals the canonical
+// format's bit for bit.
 #define SKN_KQ_R4_DECLARE(tier)                                              \
     void kq_q4_k_r4_q8_k_##tier(const PackedArgs& a, int64_t o0, int64_t o1); \
     void kq_q5_k_r4_q8_k_##tier(const PackedArgs& a, int64_t o0, int64_t o1); \
@@ -65,5 +66,11 @@ void kq_iq4_xs_r8_q8_k_neon(const PackedArgs& a, int64_t o0, int64_t o1);
 SKN_KQ_R4_DECLARE(neondotprod)
 SKN_KQ_R4_DECLARE(neon)
 #undef SKN_KQ_R4_DECLARE
+// Q4_K_R4, Q5_K_R4, Q6_K_R4 at i8mm (superblock/neoni8mm_r4.cpp): SMMLA
+// over pairs of activation rows; n = 1 and an odd last row run the twin's
+// neondotprod kernel.
+void kq_q4_k_r4_q8_k_neoni8mm(const PackedArgs& a, int64_t o0, int64_t o1);
+void kq_q5_k_r4_q8_k_neoni8mm(const PackedArgs& a, int64_t o0, int64_t o1);
+void kq_q6_k_r4_q8_k_neoni8mm(const PackedArgs& a, int64_t o0, int64_t o1);
 
 }  // namespace skn_core::kernels::aarch64

@@ -50,59 +50,12 @@ inline int32x4_t dot16(int32x4_t acc, int8x16_t w, int8x16_t x) { return vdotq_s
 }  // namespace
 
 #include "kernels/aarch64/superblock/body.inc"
+#include "kernels/aarch64/superblock/pair_chunk.inc"
 
 namespace {
 
-constexpr int kPairs = 2;           // activation row pairs per tile
-// Small enough that the contract tests' 5-block rows cross a chunk boundary;
-// the partial sums' store and reload per chunk is small next to 4 blocks.
-constexpr int kSbChunk = 4;         // super-blocks per interleaved activation chunk
-constexpr int kGroupBytes = 64;     // 32 codes of an activation pair in SMMLA order
-
-// Activation pairs of a chunk, in the order the tile reads them with one
-// post-indexed pointer: per super-block, per 32-element group G (8), the P
-// pairs' 64 bytes (slice s of row a, then slice s of row b; s = 0..3).
-struct PairChunk {
-    alignas(16) int8_t x[kSbChunk][8][kPairs][kGroupBytes];
-};
-
-inline int8x16_t zip_lo(int8x16_t a, int8x16_t b) {
-    return vreinterpretq_s8_s64(vzip1q_s64(vreinterpretq_s64_s8(a), vreinterpretq_s64_s8(b)));
-}
-
-inline int8x16_t zip_hi(int8x16_t a, int8x16_t b) {
-    return vreinterpretq_s8_s64(vzip2q_s64(vreinterpretq_s64_s8(a), vreinterpretq_s64_s8(b)));
-}
-
-// Pairs i0 / 2 .. i0 / 2 + P - 1 of super-blocks k0 .. k0 + nb - 1; a tile
-// of P pairs reads the first P of each group's kPairs slots, packed densely
-// (group stride P * 64 bytes).
-void interleave(const PackedArgs& a, int64_t i0, int P, int64_t k0, int64_t nb, PairChunk& ch) {
-    for (int p = 0; p < P; ++p) {
-        const uint8_t* ra = a.xq + size_t(i0 + 2 * p) * a.xq_stride + size_t(k0) * kQ8kBytes + kQ8kQs;
-        const uint8_t* rb = ra + a.xq_stride;
-        for (int64_t b = 0; b < nb; ++b) {
-            const int8_t* qa = reinterpret_cast<const int8_t*>(ra + b * kQ8kBytes);
-            const int8_t* qb = reinterpret_cast<const int8_t*>(rb + b * kQ8kBytes);
-            int8_t* sb = &ch.x[b][0][0][0];
-            for (int g = 0; g < 8; ++g) {
-                int8_t* dst = sb + (g * P + p) * kGroupBytes;
-                for (int t = 0; t < 2; ++t) {
-                    const int8x16_t va = vld1q_s8(qa + 32 * g + 16 * t), vb = vld1q_s8(qb + 32 * g + 16 * t);
-                    vst1q_s8(dst + 32 * t, zip_lo(va, vb));
-                    vst1q_s8(dst + 32 * t + 16, zip_hi(va, vb));
-                }
-            }
-        }
-    }
-}
-
 // The walks' per-group lambdas must inline like the SKN_KQ_INLINE helpers.
 #define SKN_KQ_LAMBDA __attribute__((always_inline))
-
-// Post-indexed loads in asm: GCC folds no pointer increment into LD1 / LD4.
-template <int N>
-using Bytes = const uint8_t (*)[N];
 
 // 32 bytes of two weight rows as four 8-byte slices, one row per lane:
 // register s = (bytes 8s..8s+7 of row 0, the same of row 1). Single-
@@ -114,27 +67,6 @@ SKN_KQ_INLINE uint8x16x4_t ld4_rows(const uint8_t*& p0, const uint8_t*& p1) {
         : "=&w"(v), "+r"(p0), "+r"(p1)
         : "m"(*Bytes<32>(p0)), "m"(*Bytes<32>(p1)));
     return v;
-}
-
-// The P activation pairs' 32-element group (4 slices each); the pointer
-// advances by P * 64. Two pairs come in by four LDP of separate registers:
-// as two LD1 register quads GCC gave both quads the same four registers and
-// copied one out.
-template <int P>
-SKN_KQ_INLINE void ld_act(const int8_t*& x, int8x16_t (&v)[kPairs][4]) {
-    if constexpr (P == 1) {
-        int8x16x4_t q;
-        asm("ld1 {%S0.16b, %T0.16b, %U0.16b, %V0.16b}, [%1], #64" : "=w"(q), "+r"(x) : "m"(*Bytes<64>(x)));
-        for (int t = 0; t < 4; ++t) v[0][t] = q.val[t];
-    } else {
-        asm("ldp %q[a2], %q[a3], [%[x], #32]\n\t"
-            "ldp %q[b0], %q[b1], [%[x], #64]\n\t"
-            "ldp %q[b2], %q[b3], [%[x], #96]\n\t"
-            "ldp %q[a0], %q[a1], [%[x]], #128"
-            : [a0] "=w"(v[0][0]), [a1] "=w"(v[0][1]), [a2] "=w"(v[0][2]), [a3] "=w"(v[0][3]), [b0] "=w"(v[1][0]),
-              [b1] "=w"(v[1][1]), [b2] "=w"(v[1][2]), [b3] "=w"(v[1][3]), [x] "+r"(x)
-            : "m"(*Bytes<128>(x)));
-    }
 }
 
 // The running sums of a row pair against P activation pairs (lanes: act a .

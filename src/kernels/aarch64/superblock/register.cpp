@@ -33,22 +33,29 @@ void register_aarch64_superblock_kernels(Registry& r) {
     // multiple of its 8-row block row).
     add(FormatId::IQ4_XS_R8, SKN_ISA_NEON_DOTPROD, packed_entry<ka::kq_iq4_xs_r8_q8_k_neondotprod>);
     add(FormatId::IQ4_XS_R8, SKN_ISA_NEON, packed_entry<ka::kq_iq4_xs_r8_q8_k_neon>);
-    // The row-interleaved twins (superblock/r4_body.inc): the canonical
-    // formats' task size, a multiple of the 4-row block row. neoni8mm runs
-    // the neondotprod body (its by-element SDOT already feeds four rows).
+    // The row-interleaved twins (superblock/r4_body.inc; neoni8mm_r4.cpp):
+    // the canonical formats' task size, a multiple of the 4-row block row.
+    // Q2_K_R4 and Q3_K_R4 run the neondotprod body at neoni8mm too (their
+    // canonical formats have no SMMLA kernel; the by-element SDOT already
+    // feeds four rows).
     struct R4Twin {
         FormatId f;
-        MatmulKernelFn dotprod, neon;
+        MatmulKernelFn i8mm, dotprod, neon;
     };
     const R4Twin r4_twins[] = {
-        {FormatId::Q4_K_R4, packed_entry<ka::kq_q4_k_r4_q8_k_neondotprod>, packed_entry<ka::kq_q4_k_r4_q8_k_neon>},
-        {FormatId::Q5_K_R4, packed_entry<ka::kq_q5_k_r4_q8_k_neondotprod>, packed_entry<ka::kq_q5_k_r4_q8_k_neon>},
-        {FormatId::Q6_K_R4, packed_entry<ka::kq_q6_k_r4_q8_k_neondotprod>, packed_entry<ka::kq_q6_k_r4_q8_k_neon>},
-        {FormatId::Q2_K_R4, packed_entry<ka::kq_q2_k_r4_q8_k_neondotprod>, packed_entry<ka::kq_q2_k_r4_q8_k_neon>},
-        {FormatId::Q3_K_R4, packed_entry<ka::kq_q3_k_r4_q8_k_neondotprod>, packed_entry<ka::kq_q3_k_r4_q8_k_neon>},
+        {FormatId::Q4_K_R4, packed_entry<ka::kq_q4_k_r4_q8_k_neoni8mm>, packed_entry<ka::kq_q4_k_r4_q8_k_neondotprod>,
+         packed_entry<ka::kq_q4_k_r4_q8_k_neon>},
+        {FormatId::Q5_K_R4, packed_entry<ka::kq_q5_k_r4_q8_k_neoni8mm>, packed_entry<ka::kq_q5_k_r4_q8_k_neondotprod>,
+         packed_entry<ka::kq_q5_k_r4_q8_k_neon>},
+        {FormatId::Q6_K_R4, packed_entry<ka::kq_q6_k_r4_q8_k_neoni8mm>, packed_entry<ka::kq_q6_k_r4_q8_k_neondotprod>,
+         packed_entry<ka::kq_q6_k_r4_q8_k_neon>},
+        {FormatId::Q2_K_R4, packed_entry<ka::kq_q2_k_r4_q8_k_neondotprod>, packed_entry<ka::kq_q2_k_r4_q8_k_neondotprod>,
+         packed_entry<ka::kq_q2_k_r4_q8_k_neon>},
+        {FormatId::Q3_K_R4, packed_entry<ka::kq_q3_k_r4_q8_k_neondotprod>, packed_entry<ka::kq_q3_k_r4_q8_k_neondotprod>,
+         packed_entry<ka::kq_q3_k_r4_q8_k_neon>},
     };
     for (const R4Twin& t : r4_twins) {
-        add(t.f, SKN_ISA_NEON_I8MM, t.dotprod);
+        add(t.f, SKN_ISA_NEON_I8MM, t.i8mm);
         add(t.f, SKN_ISA_NEON_DOTPROD, t.dotprod);
         add(t.f, SKN_ISA_NEON, t.neon);
     }
