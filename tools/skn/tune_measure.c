@@ -143,16 +143,21 @@ static int cmp_double(const void* a, const void* b) {
 
 int tune_time_rounds(tune_candidate* cands, int ncands, tune_weight* w, int rounds_max, double deadline) {
     if (rounds_max > TUNE_MAX_ROUNDS) rounds_max = TUNE_MAX_ROUNDS;
+    const int calls = w->ncopies < TUNE_CALLS_PER_ROUND ? w->ncopies : TUNE_CALLS_PER_ROUND;
+    for (int j = 0; j < ncands; ++j)
+        if (cands[j].rounds == 0) cands[j].next_copy = (int)((int64_t)j * w->ncopies / ncands);
     int rounds = 0;
     for (; rounds < rounds_max && roofline_now() < deadline; ++rounds)
         for (int j = 0; j < ncands; ++j) {
             /* Rotate who goes first: the first after a switch pays for it. */
             tune_candidate* c = &cands[(j + rounds) % ncands];
-            if (c->dropped) continue;
+            if (c->dropped || c->rounds >= TUNE_MAX_ROUNDS) continue;
             const double t0 = roofline_now();
-            for (int k = 0; k < w->ncopies; ++k)
-                skn_matmul_wt(c->ctx, w->x, 1, w->cols, c->copies[k], NULL, w->y, w->rows, NULL);
-            c->us[c->rounds++] = (roofline_now() - t0) * 1e6 / w->ncopies;
+            for (int k = 0; k < calls; ++k) {
+                skn_matmul_wt(c->ctx, w->x, 1, w->cols, c->copies[c->next_copy], NULL, w->y, w->rows, NULL);
+                c->next_copy = (c->next_copy + 1) % w->ncopies;
+            }
+            c->us[c->rounds++] = (roofline_now() - t0) * 1e6 / calls;
         }
     for (int j = 0; j < ncands; ++j) {
         tune_candidate* c = &cands[j];

@@ -26,6 +26,7 @@ typedef struct tune_candidate {
     int dropped;         /* not timed: its kernel is not the one intended, or a lower tier */
     double us[TUNE_MAX_ROUNDS];
     int rounds;
+    int next_copy;       /* where its next round starts in the rotation */
     double median, q1, q3; /* microseconds per call */
 } tune_candidate;
 
@@ -61,8 +62,12 @@ int tune_trace_call(skn_context* ctx, const tune_weight* w, const skn_view* view
 
 /* Time the candidates that are not dropped round by round (the order
  * rotating each round) until `rounds_max` rounds or `deadline` (seconds on
- * roofline_now's clock) pass; a round is one call on each copy, its time the
- * mean per call. Fills us, rounds, median, q1, q3. Returns the rounds run. */
+ * roofline_now's clock) pass; a round is TUNE_CALLS_PER_ROUND calls on each
+ * candidate's next copies in turn, its time the mean per call. Candidates
+ * start a share of the rotation apart, so two that read the same copies
+ * (a kernel's variants) never read one right after the other. Fills us,
+ * rounds, median, q1, q3. Returns the rounds run. */
+#define TUNE_CALLS_PER_ROUND 4
 int tune_time_rounds(tune_candidate* cands, int ncands, tune_weight* w, int rounds_max, double deadline);
 
 #endif
