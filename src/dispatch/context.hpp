@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "dispatch/registry.hpp"
@@ -33,6 +34,9 @@ public:
     skn_isa isa_cap() const { return cap_; }
     // Test seam: the registry lookups use (the default one otherwise).
     void set_registry(const Registry* r) { registry_ = r; }
+    // Test seam: the tuning this context starts from, instead of the
+    // process's (built-in table and tuning file).
+    void set_tuning_table(Tuning t) { tuning_ = std::move(t); }
     const Registry& registry() const { return *registry_; }
     // The per-core choices this context makes: the process's tuning
     // (dispatch/tuning.hpp) plus what was set on this context.
