@@ -117,9 +117,10 @@ const Kernel* chosen(FormatId f, LayoutClass c, skn_isa isa) {
     return default_registry().best(f, c, find_format(f)->activation, isa, nullptr, &ctx.tuning());
 }
 
-// Zen 4 alone runs the far variant of the INPUT_BLOCK_MAJOR kernels; what
-// the CPU is decides (the built-in table), unless SKN_STREAM or a tuning
-// file says otherwise.
+// Zen 4 runs the far variant of every INPUT_BLOCK_MAJOR kernel that has
+// one, Zen 5 of Q4_0's and IQ4_NL's, the other cores none; what the CPU is
+// decides (the built-in table), unless SKN_STREAM or a tuning file says
+// otherwise.
 TEST(Q32Variants, FarChosenByCoreFamily) {
     if (!cpu_runs(SKN_ISA_AVX512_VNNI)) GTEST_SKIP() << "no AVX512-VNNI: " << cpu_features_text();
     const CpuFeatures& f = cpu_features();
@@ -127,12 +128,14 @@ TEST(Q32Variants, FarChosenByCoreFamily) {
     if (env != nullptr && *env != 0 && std::strcmp(env, "auto") != 0) GTEST_SKIP() << "SKN_STREAM=" << env;
     if (!Tuning::process().file().empty()) GTEST_SKIP() << "a tuning file is in force: " << Tuning::process().file();
     const bool zen4 = f.x86_amd && f.x86_family == 0x19 && f.avx512f;
+    const bool zen5 = f.x86_amd && f.x86_family == 0x1a && f.avx512f;
     for (FormatId id : {FormatId::Q4_0, FormatId::Q8_0, FormatId::IQ4_NL, FormatId::Q5_0, FormatId::Q4_1,
                         FormatId::Q5_1}) {
         const Kernel* k = chosen(id, LayoutClass::BlockedInputMajor, SKN_ISA_AVX512_VNNI);
         ASSERT_NE(k, nullptr) << find_format(id)->name;
-        EXPECT_EQ(k->variant, zen4 ? "far" : "") << k->name << " on " << cpu_features_text();
-        EXPECT_EQ(k->few_rows_per_task, zen4 ? 2048 : id == FormatId::Q8_0 ? 256 : 512) << k->name;
+        const bool far = zen4 || (zen5 && (id == FormatId::Q4_0 || id == FormatId::IQ4_NL));
+        EXPECT_EQ(k->variant, far ? "far" : "") << k->name << " on " << cpu_features_text();
+        EXPECT_EQ(k->few_rows_per_task, far ? 2048 : id == FormatId::Q8_0 ? 256 : 512) << k->name;
     }
     // MXFP4 has no far variant; ROW_MAJOR never takes one.
     EXPECT_EQ(chosen(FormatId::MXFP4, LayoutClass::BlockedInputMajor, SKN_ISA_AVX512_VNNI)->variant, "");
