@@ -304,8 +304,9 @@ static void test_prepack_follows_measured_order(void) {
     if (cpu != SKN_ISA_AVX512_VNNI) return;
     /* avx512vnni rows. Q4_0: ibm 1.12x at n = 1 on the Intel guest, whichever
      * order it comes in; a tuning row for this core may say otherwise (Zen 5:
-     * rm), and then it decides, whichever order it comes in too. */
-    const skn_block_order q4_0 = tuned_order("Q4_0", "avx512vnni", SKN_ORDER_INPUT_BLOCK_MAJOR);
+     * its twin Q4_0_R8 in rm; the 64 rows are whole groups of 8), and then it
+     * decides, whichever order it comes in too. */
+    const skn_block_order q4_0 = tuned_order_of("Q4_0", "avx512vnni", SKN_ORDER_INPUT_BLOCK_MAJOR, 1);
     CHECK(prepacked_order(SKN_FORMAT_Q4_0, SKN_ORDER_ROW_MAJOR, SKN_ISA_AVX512_VNNI) == q4_0);
     CHECK(prepacked_order(SKN_FORMAT_Q4_0, SKN_ORDER_INPUT_BLOCK_MAJOR, SKN_ISA_AVX512_VNNI) == q4_0);
     /* Q4_K: rm 1.09x at n = 1. */
