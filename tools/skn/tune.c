@@ -372,10 +372,13 @@ static void measure_item(item* it, const item* done, int ndone, const options* o
                          int* step, int steps) {
     char err[512] = "";
     tune_weight w;
-    /* 16x the LLC, as skn bench: at 2x and 4x the Zen 5 guest still served
+    /* 8x the LLC per encoding: at 2x and 4x the Zen 5 guest still served
      * 5-7% of a weight's reads from its L3 (a candidate sharing its copies
-     * with the one before it then gained); from 8x the time stops moving. */
-    const size_t min_total = roofline_llc_bytes() * 16 > ((size_t)64 << 20) ? roofline_llc_bytes() * 16 : (size_t)64 << 20;
+     * with the one before it then gained); from 8x the time stops moving.
+     * At most 1 GiB (four encodings live at once), at least 64 MiB. */
+    size_t min_total = roofline_llc_bytes() * 8;
+    if (min_total > ((size_t)1 << 30)) min_total = (size_t)1 << 30;
+    if (min_total < ((size_t)64 << 20)) min_total = (size_t)64 << 20;
     progress(*step, steps, it->short_name, "preparing");
     if (tune_weight_make(&w, it->format, TUNE_ROWS, TUNE_COLS, min_total, err, sizeof err) != 0 ||
         builtin_choice(it, &w, err, sizeof err) != 0) {
