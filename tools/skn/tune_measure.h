@@ -12,6 +12,7 @@
 
 #define TUNE_MAX_CANDIDATES 8
 #define TUNE_MAX_ROUNDS 201
+#define TUNE_CALLS_PER_ROUND 4 /* a candidate's calls per round (tune_time_rounds) */
 
 typedef struct tune_candidate {
     char label[48];      /* "plain", "far", "Q4_0_R8/ibm": what the summary prints */
@@ -67,7 +68,6 @@ int tune_trace_call(skn_context* ctx, const tune_weight* w, const skn_view* view
  * start a share of the rotation apart, so two that read the same copies
  * (a kernel's variants) never read one right after the other. Fills us,
  * rounds, median, q1, q3. Returns the rounds run. */
-#define TUNE_CALLS_PER_ROUND 4
 int tune_time_rounds(tune_candidate* cands, int ncands, tune_weight* w, int rounds_max, double deadline);
 
 #endif
